@@ -1,0 +1,30 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { invalidParam } from '../errors.js';
+import type { ReferenceState } from '../state.js';
+
+/** A collection as a list endpoint sees it: its size and a way to cut a page. */
+export interface Collection<T> {
+  readonly total: number;
+  slice(start: number, end: number): T[];
+}
+
+export function arrayCollection<T>(items: readonly T[]): Collection<T> {
+  return { total: items.length, slice: (start, end) => items.slice(start, end) };
+}
+
+/** Answers a list request with the pagination envelope (api-v1.md, Pagination envelope). */
+export function sendPage<T>(state: ReferenceState, req: FastifyRequest, reply: FastifyReply, collection: Collection<T>, map: (item: T) => unknown = (x) => x): FastifyReply {
+  const query = req.query as Record<string, unknown>;
+  const page = state.behaviour.parsePageParam(query.page, 'page');
+  if (!page.ok) return invalidParam(reply, 'page', page.message);
+  const limit = state.behaviour.parsePageParam(query.limit, 'limit');
+  if (!limit.ok) return invalidParam(reply, 'limit', limit.message);
+  const window = state.behaviour.pageWindow(collection.total, page.value, limit.value);
+  const items = collection.slice(window.start, window.end).map(map);
+  return reply.code(200).send({ items, has_more: window.hasMore, total_count: state.behaviour.totalCount(collection.total, items.length) });
+}
+
+/** Fastify path syntax from a profile path: `{id}` becomes `:id`. */
+export function route(path: string): string {
+  return path.replace('{id}', ':id');
+}

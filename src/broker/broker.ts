@@ -1,0 +1,85 @@
+import type { Exchange } from '../http/exchange.js';
+import { Redactor } from '../http/redactor.js';
+import { Pacer, rateHeaders, type PacerOptions } from '../pacing/pacer.js';
+import { Ledger, type LedgerEntry } from './ledger.js';
+
+/**
+ * The run's one shared state, living in the main process: the log of every exchange of every
+ * worker, the pacing budgets, the secrets revealed during the run, and the ledger of what the
+ * run created. Workers reach it over loopback (`broker-server.ts`).
+ */
+export class Broker {
+  readonly pacer: Pacer;
+  /** Every configured and revealed secret: everything written is redacted through it. */
+  readonly redactor = new Redactor();
+  /** Only secrets revealed by the target during the run (KEY-4 looks for these). */
+  readonly #revealed = new Redactor();
+  readonly #revealedValues: string[] = [];
+  readonly #log: Exchange[] = [];
+  readonly ledger: Ledger;
+  readonly #keyPrefix: string | null;
+
+  constructor(options: { pacer: PacerOptions; keyPrefix: string | null; ledgerFile: string | null }) {
+    this.pacer = new Pacer(options.pacer);
+    this.#keyPrefix = options.keyPrefix;
+    this.ledger = new Ledger(options.ledgerFile);
+  }
+
+  acquire(bucket: string, anonymous: boolean): Promise<void> {
+    return this.pacer.acquire(bucket, anonymous);
+  }
+
+  /** Adds an exchange; `body` is the complete response text, scanned here for revealed secrets. */
+  record(exchange: Exchange, body: string): number {
+    const seq = this.#log.length;
+    exchange.seq = seq;
+    if (exchange.response) {
+      const headerText = Object.values(exchange.response.headers).join('\n');
+      const leaks = this.#revealed.leaks(body) || this.#revealed.leaks(headerText) ? this.#whichLeak(body, headerText) : [];
+      if (leaks.length > 0) exchange.leaks = leaks;
+      this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
+    } else {
+      this.pacer.observe(exchange.bucket, exchange.auth === 'none', null, rateHeaders({}), !exchange.unpaced);
+    }
+    this.#log.push(exchange);
+    return seq;
+  }
+
+  #whichLeak(body: string, headerText: string): number[] {
+    return this.#revealedValues.flatMap((value, index) => {
+      const one = new Redactor();
+      one.add(value, this.#keyPrefix);
+      return one.leaks(body) || one.leaks(headerText) ? [index] : [];
+    });
+  }
+
+  /** A configured key: redacted everywhere, never looked for as a leak. */
+  addConfiguredSecret(value: string | null): void {
+    this.redactor.add(value, this.#keyPrefix);
+  }
+
+  /** A key the target revealed during the run: redacted, and looked for in every later response. */
+  addRevealedSecret(value: string): void {
+    if (this.#revealedValues.includes(value)) return;
+    this.#revealedValues.push(value);
+    this.redactor.add(value, this.#keyPrefix);
+    this.#revealed.add(value, this.#keyPrefix);
+  }
+
+  get revealedCount(): number {
+    return this.#revealedValues.length;
+  }
+
+  /** Every secret the run knows, for worker-side redaction of one-line reasons. */
+  secrets(): string[] {
+    return [...this.#revealedValues];
+  }
+
+  log(): readonly Exchange[] {
+    return this.#log;
+  }
+
+  addLedgerEntry(entry: LedgerEntry): void {
+    this.ledger.add(entry);
+  }
+}

@@ -1,0 +1,94 @@
+import { inject, test } from 'vitest';
+import { notApplicableReason } from '../clauses/applicability.js';
+import { CLAUSES, familyOf, isClauseId, type ClauseId } from '../clauses/catalogue.js';
+import { TransportFailure } from '../http/client.js';
+import { curlLine } from '../http/curl.js';
+import type { RunContext } from '../run/context.js';
+import { selectionReason } from '../run/selection.js';
+import { CheckContext, workerRuntime } from './context.js';
+import { CheckNotRun, Finding, type CheckRecord } from './outcome.js';
+
+export interface CheckOptions {
+  /** The check changes data on the target: left out by `--read-only`. @default false */
+  readonly writes?: boolean;
+  /** Extra condition of applicability beyond the clause's needs; a string is the reason it does not apply. */
+  readonly applies?: (run: RunContext) => true | string;
+  /** @default 15 minutes: pacing against a real deployment can wait whole windows */
+  readonly timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * Declares one check of one clause. The only way suites define tests: the clause ID prefixes the
+ * test name, applicability and selection are decided here, and the outcome reaches the
+ * conformance reporter as task meta.
+ */
+export function check(id: ClauseId, title: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
+  if (!isClauseId(id)) throw new Error(`unknown clause ${String(id)}`);
+  const name = `${id} ${title}`;
+  test(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async (ctx) => {
+    const run = inject('conformance');
+    const record: CheckRecord = { clause: id, title, status: 'pass' };
+    ctx.task.meta.conformance = record;
+    const leftOut = reasonNotToRun(id, run, options);
+    if (leftOut) {
+      record.status = 'not_applicable';
+      record.reason = leftOut;
+      ctx.skip(leftOut);
+    }
+    const runtime = workerRuntime(run);
+    const t = new CheckContext(run, runtime, name);
+    runtime.current = name;
+    try {
+      await body(t);
+    } catch (error) {
+      await settle(error, record, run, runtime, t);
+    } finally {
+      runtime.current = undefined;
+    }
+    if (record.status === 'skipped' || record.status === 'not_applicable') ctx.skip(record.reason);
+    if (record.status === 'warn') await ctx.annotate(`warning: ${record.reason}`, 'warning');
+    if (record.status === 'fail' || record.status === 'error') {
+      const failure = new Error(`${id}: ${record.reason}`);
+      failure.stack = failure.message;
+      throw failure;
+    }
+  });
+}
+
+function reasonNotToRun(id: ClauseId, run: RunContext, options: CheckOptions): string | null {
+  const selected = selectionReason(id, run.selection);
+  if (selected) return selected;
+  const undeclared = notApplicableReason(id, { profile: run.profile, hasOtherAccountKey: run.keys.other !== null });
+  if (undeclared) return undeclared;
+  if (options.writes && run.readOnly) return 'read-only';
+  const applies = options.applies?.(run) ?? true;
+  return applies === true ? null : applies;
+}
+
+async function settle(error: unknown, record: CheckRecord, run: RunContext, runtime: ReturnType<typeof workerRuntime>, t: CheckContext): Promise<void> {
+  if (error instanceof CheckNotRun) {
+    record.status = error.status;
+    record.reason = error.reason;
+    return;
+  }
+  let finding: Finding | null = null;
+  if (error instanceof Finding) finding = error;
+  else if (error instanceof TransportFailure) finding = new Finding(error.message, [error.exchange]);
+  if (!finding) {
+    record.status = 'error';
+    record.reason = `the suite broke: ${error instanceof Error ? error.message : String(error)}`;
+    record.evidence = t.exchanges.slice(-1);
+    return;
+  }
+  const level = CLAUSES[record.clause].level;
+  record.status = level === 'MUST' || run.strict ? 'fail' : 'warn';
+  const evidence = finding.evidence.length > 0 ? finding.evidence : t.exchanges.slice(-1);
+  record.evidence = evidence;
+  record.repro = { ...finding.repro, curl: evidence.map(curlLine) };
+  record.reason = await runtime.redact(finding.reason);
+}
+
+/** The family a check file covers, for sanity checks in the project's own tests. */
+export { familyOf };

@@ -1,0 +1,55 @@
+import type { ClauseId } from '../clauses/catalogue.js';
+import type { Exchange } from '../http/exchange.js';
+
+/** A check's result; a clause takes the most severe of its checks' (see `clauseStatus`). */
+export const CHECK_STATUSES = ['pass', 'not_applicable', 'skipped', 'warn', 'fail', 'error'] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
+
+/** How to repeat what a check did. */
+export interface Reproduction {
+  /** curl lines of the evidence exchanges; credentials come from the environment. */
+  curl?: string[];
+  /** fast-check's seed and path, and the shrunk input, for a failed property. */
+  seed?: number;
+  path?: string;
+  counterexample?: string;
+}
+
+export interface CheckRecord {
+  readonly clause: ClauseId;
+  readonly title: string;
+  status: CheckStatus;
+  /** One line in plain words, for anything but a pass. */
+  reason?: string;
+  evidence?: Exchange[];
+  repro?: Reproduction;
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    conformance?: CheckRecord;
+  }
+}
+
+/** The target does not conform: a finding with the exchanges that prove it. */
+export class Finding extends Error {
+  override readonly name = 'Finding';
+  constructor(
+    readonly reason: string,
+    readonly evidence: Exchange[] = [],
+    readonly repro: Reproduction = {},
+  ) {
+    super(reason);
+  }
+}
+
+/** The check cannot be exercised (`skipped`) or does not apply (`not_applicable`). */
+export class CheckNotRun extends Error {
+  override readonly name = 'CheckNotRun';
+  constructor(
+    readonly status: 'skipped' | 'not_applicable',
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}

@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import dotenv from 'dotenv';
+import { ConformanceError } from '../errors.js';
+import { parseSelectors } from '../run/selection.js';
+
+export const COMMANDS = ['run', 'cleanup'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+/** A run's settings, from flags, the environment and `.env` (profile.md, "How a run is pointed at a target"). */
+export interface Settings {
+  readonly command: Command;
+  /** null: start the embedded reference server. */
+  readonly baseUrl: string | null;
+  readonly apiKey: string | null;
+  readonly otherAccountApiKey: string | null;
+  /** null: the shipped reference profile for the embedded target, the document-only profile otherwise. */
+  readonly profileFile: string | null;
+  readonly reportDir: string;
+  readonly extraHeaders: readonly (readonly [string, string])[];
+  readonly only: readonly string[];
+  readonly skip: readonly string[];
+  readonly strict: boolean;
+  readonly requireComplete: boolean;
+  readonly readOnly: boolean;
+  readonly dryRun: boolean;
+  /** null: a fresh seed, printed so the run can be replayed. */
+  readonly seed: number | null;
+  /** null: chosen from the target's rate limit. */
+  readonly propertyRuns: number | null;
+  /** Total deadline of one request. */
+  readonly timeoutMs: number;
+  /** Where the ledger of created resources is kept. */
+  readonly ledgerFile: string;
+  /** The command line as given, for the report. */
+  readonly argv: readonly string[];
+}
+
+const FLAGS = {
+  'base-url': { type: 'string' },
+  profile: { type: 'string' },
+  'report-dir': { type: 'string' },
+  header: { type: 'string', multiple: true },
+  only: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  strict: { type: 'boolean' },
+  'require-complete': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  seed: { type: 'string' },
+  'property-runs': { type: 'string' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const USAGE = `usage: conformance [run|cleanup] [--base-url URL] [--profile FILE] [--report-dir DIR]
+  [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
+  [--read-only] [--dry-run] [--seed N] [--property-runs N] [--timeout MS]
+Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY.`;
+
+export class HelpRequested extends Error {}
+
+/**
+ * Reads settings. Flags win over the environment; the environment wins over `.env`, which is
+ * read from the working directory without overriding anything already set.
+ */
+export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
+  const merged = { ...env };
+  const dotenvFile = resolve(cwd, '.env');
+  if (existsSync(dotenvFile)) dotenv.config({ path: dotenvFile, processEnv: merged, quiet: true, override: false });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new ConformanceError('CONF_SETTING_INVALID', (error as Error).message.split('\n')[0]!);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) throw new HelpRequested(USAGE);
+  const command = (positionals[0] ?? 'run') as Command;
+  if (!COMMANDS.includes(command) || positionals.length > 1) {
+    throw new ConformanceError('CONF_SETTING_INVALID', `unknown command "${positionals.join(' ')}" (commands: ${COMMANDS.join(', ')})`);
+  }
+  const baseUrl = baseUrlSetting(values['base-url'] ?? blankToNull(merged.CONFORMANCE_BASE_URL));
+  const apiKey = blankToNull(merged.CONFORMANCE_API_KEY);
+  if (baseUrl !== null && apiKey === null) {
+    throw new ConformanceError('CONF_SETTING_INVALID', 'CONFORMANCE_API_KEY is not set: a target at a base URL needs the API key of the account under test');
+  }
+  const headerLines = [...(blankToNull(merged.CONFORMANCE_EXTRA_HEADERS)?.split(/\r?\n/) ?? []), ...(values.header ?? [])];
+  const reportDir = resolve(cwd, values['report-dir'] ?? blankToNull(merged.CONFORMANCE_REPORT_DIR) ?? 'reports');
+  const profile = values.profile ?? blankToNull(merged.CONFORMANCE_PROFILE);
+  return {
+    command,
+    baseUrl,
+    apiKey,
+    otherAccountApiKey: blankToNull(merged.CONFORMANCE_OTHER_ACCOUNT_API_KEY),
+    profileFile: profile ? resolve(cwd, profile) : null,
+    reportDir,
+    extraHeaders: headerLines.filter((line) => line.trim() !== '').map(parseHeader),
+    only: parseSelectors(values.only ?? [], '--only'),
+    skip: parseSelectors(values.skip ?? [], '--skip'),
+    strict: values.strict ?? false,
+    requireComplete: values['require-complete'] ?? false,
+    readOnly: values['read-only'] ?? false,
+    dryRun: values['dry-run'] ?? false,
+    seed: integerSetting('--seed / CONFORMANCE_SEED', values.seed ?? blankToNull(merged.CONFORMANCE_SEED), -(2 ** 31), 2 ** 31 - 1),
+    propertyRuns: integerSetting('--property-runs', values['property-runs'] ?? null, 1, 100_000),
+    timeoutMs: integerSetting('--timeout', values.timeout ?? null, 100, 600_000) ?? 10_000,
+    ledgerFile: resolve(reportDir, 'ledger.jsonl'),
+    argv: [...argv],
+  };
+}
+
+function blankToNull(value: string | undefined): string | null {
+  return value === undefined || value.trim() === '' ? null : value.trim();
+}
+
+function baseUrlSetting(raw: string | null): string | null {
+  if (raw === null) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConformanceError('CONF_SETTING_INVALID', `base URL "${raw}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConformanceError('CONF_SETTING_INVALID', `base URL "${raw}" must be http or https`);
+  }
+  if (url.search || url.hash) throw new ConformanceError('CONF_SETTING_INVALID', `base URL "${raw}" must not carry a query or fragment`);
+  // The document's paths all start with /api/v1/: a base URL that already ends in it is a common slip.
+  if (/\/api\/v1\/?$/.test(url.pathname)) {
+    throw new ConformanceError('CONF_SETTING_INVALID', `base URL "${raw}" ends in /api/v1: give the address without it`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+function parseHeader(line: string): readonly [string, string] {
+  const at = line.indexOf(':');
+  const name = at > 0 ? line.slice(0, at).trim() : '';
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    throw new ConformanceError('CONF_SETTING_INVALID', `extra header "${line}" is not "Name: value"`);
+  }
+  if (name.toLowerCase() === 'authorization') {
+    throw new ConformanceError('CONF_SETTING_INVALID', 'extra headers cannot set Authorization: the key comes from CONFORMANCE_API_KEY');
+  }
+  return [name, line.slice(at + 1).trim()];
+}
+
+function integerSetting(name: string, raw: string | null, min: number, max: number): number | null {
+  if (raw === null) return null;
+  const value = Number(raw);
+  if (!/^-?\d+$/.test(raw.trim()) || value < min || value > max) {
+    throw new ConformanceError('CONF_SETTING_INVALID', `${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}

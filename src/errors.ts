@@ -1,0 +1,33 @@
+/**
+ * A setting, profile or target fault that stops the run before it can judge anything.
+ * Always reported as one line and exit status 2 (profile.md: inconclusive). Never used for a
+ * non-conformance: those are findings with evidence (see `check/outcome.ts`).
+ */
+export const CONF_ERROR_CODES = {
+  CONF_SETTING_INVALID: 'a setting is wrong',
+  CONF_PROFILE_INVALID: 'the profile does not validate',
+  CONF_PROFILE_UNREADABLE: 'the profile file cannot be read',
+  CONF_TARGET_UNREACHABLE: 'the target does not answer',
+  CONF_TARGET_REDIRECTED: 'the target redirects the preflight',
+  CONF_KEY_REJECTED: 'the API key does not authenticate',
+  CONF_REPORT_INVALID: 'a report file is not usable',
+  CONF_SECRET_LEAKED: 'a secret was found in the run output',
+  CONF_SUITE_FAULT: 'the suite itself broke',
+} as const;
+
+export type ConfErrorCode = keyof typeof CONF_ERROR_CODES;
+
+export class ConformanceError extends Error {
+  override readonly name = 'ConformanceError';
+  constructor(
+    readonly code: ConfErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The one line a user sees. */
+  toLine(): string {
+    return `${this.code}: ${this.message}`;
+  }
+}

@@ -1,0 +1,54 @@
+/** Who a request speaks for; run-wide clauses filter on it. */
+export type AuthKind =
+  | 'main' // the configured key of the account under test
+  | 'other' // the second account's key
+  | 'created' // a key the run created
+  | 'none' // no Authorization header
+  | 'malformed' // a deliberately malformed Authorization header
+  | 'invalid'; // a well-formed key that is unknown or revoked
+
+/** Why a request produced no complete response. Each is the target's doing, never the suite's. */
+export type TransportFailureKind = 'timeout' | 'reset' | 'refused' | 'too_large' | 'dns' | 'tls' | 'other';
+
+export interface Exchange {
+  /** Order in the run's log, assigned by the broker. */
+  seq?: number;
+  /** The check (test name) that made the request, when one did. */
+  check?: string;
+  startedAt: string;
+  durationMs: number;
+  auth: AuthKind;
+  /** The pacing bucket the request counted against. */
+  bucket: string;
+  /** True when the check meant to exceed a rate limit (the 429 is planned). */
+  planned429?: boolean;
+  /** The request bypassed pacing (a rate-limit check sending on purpose). */
+  unpaced?: boolean;
+  /** The request changes data on the target (POST/PUT/PATCH/DELETE). */
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    body: string;
+    /** Size of the whole body; `body` may be cut short for the log. */
+    bytes: number;
+    truncated: boolean;
+    /** Whether the body parsed as JSON: 'empty' for no body at all. */
+    json: 'ok' | 'invalid' | 'empty';
+  };
+  failure?: { kind: TransportFailureKind; message: string };
+  /** Indices of revealed secrets this response contained (filled in by the broker: KEY-4). */
+  leaks?: number[];
+  /** Retries after a 429 that the run did not plan (an environment event, not a finding). */
+  retryOf?: number;
+}
+
+export function describeRequest(exchange: Pick<Exchange, 'request'>): string {
+  return `[${exchange.request.method}] "${exchange.request.url}"`;
+}
+
+/** `[GET] "url": 404` or `[GET] "url": timeout after 10000 ms`. */
+export function describeExchange(exchange: Exchange): string {
+  const outcome = exchange.response ? String(exchange.response.status) : `${exchange.failure?.kind}: ${exchange.failure?.message}`;
+  return `${describeRequest(exchange)}: ${outcome}`;
+}

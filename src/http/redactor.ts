@@ -1,0 +1,113 @@
+/**
+ * Redaction by value, not by field name: every known secret is replaced wherever it appears,
+ * raw, URL-encoded or base64-encoded, and so is any run of 8 or more consecutive characters of
+ * a secret's part after the key prefix (clauses.md calls such a run "a part of the secret").
+ */
+export const REDACTED = '[REDACTED]';
+
+/** Shortest run of a secret that counts as a part of it (clauses.md, KEY). */
+export const SECRET_PART_LENGTH = 8;
+
+interface KnownSecret {
+  readonly value: string;
+  /** The characters after the prefix: partial runs are looked for in these. */
+  readonly body: string;
+}
+
+export class Redactor {
+  readonly #secrets: KnownSecret[] = [];
+  #whole: RegExp | null = null;
+  #part: RegExp | null = null;
+
+  /** Adds a secret; `prefix` is the deployment's key prefix when known. */
+  add(value: string | null | undefined, prefix: string | null = null): void {
+    if (!value || this.#secrets.some((s) => s.value === value)) return;
+    const body = prefix && value.startsWith(prefix) ? value.slice(prefix.length) : value;
+    this.#secrets.push({ value, body });
+    this.#whole = null;
+    this.#part = null;
+  }
+
+  get size(): number {
+    return this.#secrets.length;
+  }
+
+  /** True when `text` holds a secret or a part of one. */
+  leaks(text: string): boolean {
+    if (this.#secrets.length === 0 || text.length < SECRET_PART_LENGTH) return false;
+    const part = this.#partPattern();
+    part.lastIndex = 0;
+    return this.#wholePattern().test(text) || part.test(text);
+  }
+
+  redact(text: string): string {
+    if (this.#secrets.length === 0 || text.length < SECRET_PART_LENGTH) return text;
+    let out = text.replace(this.#wholePattern(), REDACTED);
+    out = this.#redactParts(out);
+    return out;
+  }
+
+  /** Redacts every string inside a JSON-like value. */
+  redactDeep<T>(value: T): T {
+    if (this.#secrets.length === 0) return value;
+    return JSON.parse(this.redact(JSON.stringify(value))) as T;
+  }
+
+  #wholePattern(): RegExp {
+    if (!this.#whole) {
+      const forms = new Set<string>();
+      for (const { value } of this.#secrets) {
+        forms.add(value);
+        forms.add(encodeURIComponent(value));
+        forms.add(Buffer.from(value).toString('base64'));
+        forms.add(Buffer.from(value).toString('base64url'));
+      }
+      this.#whole = alternation([...forms]);
+    }
+    this.#whole.lastIndex = 0;
+    return this.#whole;
+  }
+
+  #partPattern(): RegExp {
+    if (!this.#part) {
+      const windows = new Set<string>();
+      for (const { body } of this.#secrets) {
+        for (let i = 0; i + SECRET_PART_LENGTH <= body.length; i++) windows.add(body.slice(i, i + SECRET_PART_LENGTH));
+      }
+      this.#part = alternation([...windows]);
+    }
+    return this.#part;
+  }
+
+  /** Replaces each partial run, extended as far as it keeps following the secret. */
+  #redactParts(text: string): string {
+    const pattern = this.#partPattern();
+    pattern.lastIndex = 0;
+    let out = '';
+    let from = 0;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+      const end = match.index + this.#extend(text, match.index, match[0]);
+      out += text.slice(from, match.index) + REDACTED;
+      from = end;
+      pattern.lastIndex = end;
+    }
+    return out + text.slice(from);
+  }
+
+  #extend(text: string, at: number, window: string): number {
+    let best = window.length;
+    for (const { body } of this.#secrets) {
+      for (let k = body.indexOf(window); k >= 0; k = body.indexOf(window, k + 1)) {
+        let n = window.length;
+        while (k + n < body.length && text[at + n] === body[k + n]) n++;
+        best = Math.max(best, n);
+      }
+    }
+    return best;
+  }
+}
+
+function alternation(strings: string[]): RegExp {
+  const sorted = strings.filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  return new RegExp(sorted.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+}

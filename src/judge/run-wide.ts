@@ -1,0 +1,136 @@
+import type { ClauseId } from '../clauses/catalogue.js';
+import type { Exchange } from '../http/exchange.js';
+import { rateHeaders } from '../pacing/pacer.js';
+import type { Profile } from '../profile/profile.js';
+import { schemaErrors } from '../schemas.js';
+import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
+
+/** One response of the run that breaks a clause, and why. */
+export interface Violation {
+  readonly reason: string;
+  readonly exchange: Exchange;
+}
+
+export type Judge = (log: readonly Exchange[], profile: Profile) => Violation[];
+
+/** Seconds of clock skew allowed between the suite and the target when judging X-RateLimit-Reset. */
+export const RESET_SKEW_SECONDS = 5;
+
+type Answered = Exchange & { response: NonNullable<Exchange['response']> };
+const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined);
+const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204;
+const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
+const parsed = (e: Answered): unknown => {
+  try {
+    return JSON.parse(e.response.body);
+  } catch {
+    return undefined;
+  }
+};
+const doneAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs;
+
+/** Clauses judged over every exchange of the run, after the suites (issue: run-wide checks). */
+export const RUN_WIDE_JUDGES = {
+  'GEN-1': (log) =>
+    answered(log)
+      .filter((e) => hasBody(e) && e.response.json !== 'ok')
+      .map((e) => ({ reason: `the ${e.response.status} body is not JSON (${e.response.headers['content-type'] ?? 'no Content-Type'})`, exchange: e })),
+
+  'GEN-3': (log) => answered(log).filter((e) => e.response.status >= 500).map((e) => ({ reason: `a request was answered ${e.response.status}`, exchange: e })),
+
+  'GEN-5': (log) =>
+    answered(log)
+      .filter((e) => e.response.json === 'ok' && !/^application\/json\s*(;|$)/i.test(e.response.headers['content-type'] ?? ''))
+      .map((e) => ({ reason: `a JSON body is labelled ${e.response.headers['content-type'] ?? '(no Content-Type)'}`, exchange: e })),
+
+  'ERR-1': (log) =>
+    answered(log)
+      .filter((e) => e.response.status >= 400 && hasBody(e))
+      // The 401 for a missing or malformed header has a shape the document does not show.
+      .filter((e) => !(e.response.status === 401 && (e.auth === 'none' || e.auth === 'malformed')))
+      .flatMap((e) => {
+        const problems = schemaErrors(e.response.status === 429 ? 'error-429' : 'error', parsed(e));
+        return problems.length === 0 ? [] : [{ reason: `the ${e.response.status} body is not the error envelope: ${problems.slice(0, 3).join('; ')}`, exchange: e }];
+      }),
+
+  'ERR-2': (log) =>
+    answered(log).flatMap((e) => {
+      const error = errorOf(parsed(e));
+      if (!error || e.response.status < 400) return [];
+      if (!(DOCUMENTED_TYPES as readonly string[]).includes(error.type)) {
+        return [{ reason: `error type "${error.type}" is not one of the document's types`, exchange: e }];
+      }
+      const allowed = TYPES_BY_STATUS[e.response.status];
+      if (allowed && !allowed.includes(error.type)) {
+        return [{ reason: `status ${e.response.status} carries type "${error.type}", expected ${allowed.join(' or ')}`, exchange: e }];
+      }
+      return [];
+    }),
+
+  'ERR-4': (log) =>
+    answered(log).flatMap((e) => {
+      const error = errorOf(parsed(e));
+      if (e.response.status !== 422 || error?.type !== 'invalid_request_error') return [];
+      return typeof error.param === 'string' && error.param !== '' ? [] : [{ reason: 'a 422 invalid_request_error does not name the offending input in param', exchange: e }];
+    }),
+
+  'ERR-6': (log) =>
+    answered(log).flatMap((e) => {
+      const error = errorOf(parsed(e));
+      if (!['GET', 'HEAD'].includes(e.request.method) || !error) return [];
+      return (WRITE_ONLY_TYPES as readonly string[]).includes(error.type) ? [{ reason: `a read-only request was answered with type "${error.type}"`, exchange: e }] : [];
+    }),
+
+  'KEY-4': (log) => log.filter((e) => (e.leaks?.length ?? 0) > 0).map((e) => ({ reason: 'a response after the key was created contains a part of its secret', exchange: e })),
+
+  'RATE-1': (log) =>
+    answered(log)
+      .filter(authenticated)
+      .flatMap((e) => {
+        const h = rateHeaders(e.response.headers);
+        const missing = [h.limit === null && 'X-RateLimit-Limit', h.remaining === null && 'X-RateLimit-Remaining', h.reset === null && 'X-RateLimit-Reset'].filter(Boolean);
+        return missing.length === 0 ? [] : [{ reason: `an authenticated ${e.response.status} lacks integer ${missing.join(', ')}`, exchange: e }];
+      }),
+
+  'RATE-2': (log, profile) =>
+    answered(log)
+      .filter(authenticated)
+      .flatMap((e) => {
+        const h = rateHeaders(e.response.headers);
+        const ceiling = profile.limits.perKeyPerMinute;
+        const at = doneAt(e) / 1000;
+        const reasons: string[] = [];
+        if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}`);
+        if (h.remaining !== null && h.limit !== null && h.remaining > h.limit) reasons.push(`X-RateLimit-Remaining ${h.remaining} exceeds the limit ${h.limit}`);
+        if (h.reset !== null) {
+          const ahead = h.reset - at;
+          if (ahead > profile.limits.windowSeconds + RESET_SKEW_SECONDS) reasons.push(`X-RateLimit-Reset ${h.reset} is ${Math.round(ahead)} s ahead, more than one window of ${profile.limits.windowSeconds} s: not a Unix time in seconds`);
+          else if (ahead < -RESET_SKEW_SECONDS) reasons.push(`X-RateLimit-Reset ${h.reset} lies ${Math.round(-ahead)} s in the past: not a Unix time of the window's end`);
+        }
+        return reasons.length === 0 ? [] : [{ reason: reasons.join('; '), exchange: e }];
+      }),
+
+  'RATE-8': (log) => {
+    const out: Violation[] = [];
+    const last = new Map<string, Answered>();
+    for (const e of answered(log).filter(authenticated)) {
+      const before = last.get(e.bucket);
+      last.set(e.bucket, e);
+      if (!before) continue;
+      const a = rateHeaders(before.response.headers);
+      const b = rateHeaders(e.response.headers);
+      const sequential = doneAt(before) <= Date.parse(e.startedAt);
+      if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
+      // Another client on the key may take more; a Remaining that does not fall at all is the fault.
+      if (b.remaining >= a.remaining) out.push({ reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request in the same window`, exchange: e });
+    }
+    return out;
+  },
+
+  'RATE-9': (log) =>
+    answered(log)
+      .filter((e) => e.response.status !== 429 && e.response.headers['retry-after'] !== undefined)
+      .map((e) => ({ reason: `a ${e.response.status} carries Retry-After`, exchange: e })),
+} as const satisfies Partial<Record<ClauseId, Judge>>;
+
+export type RunWideClause = keyof typeof RUN_WIDE_JUDGES;

@@ -1,0 +1,153 @@
+/**
+ * Paces requests from the X-RateLimit-* headers so that a run never trips a 429 it did not mean
+ * to, and never sleeps longer than the headers say. One budget per bucket (a key, or requests
+ * without a key), shared by every worker through the broker.
+ *
+ * The headers are the truth while they are plausible; where a target sends none, or sends a Reset
+ * that is not a Unix time within one window, the pacer falls back to counting its own requests
+ * in a sliding window of the profile's size.
+ */
+export interface PacerOptions {
+  /** Per-key ceiling per window, from the profile. */
+  readonly perKey: number;
+  /** Ceiling per window for requests without Authorization, from the profile. */
+  readonly anonymous: number;
+  readonly windowMs: number;
+  /**
+   * Added to every wait for a reset, for clock skew between the suite and the target.
+   * @default 1000
+   */
+  readonly marginMs?: number;
+  /** Called when a wait of two seconds or more begins, for progress output. */
+  readonly onWait?: (bucket: string, ms: number) => void;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+interface BucketState {
+  ceiling: number;
+  /** Requests left in the current window, as the target last said. */
+  remaining: number | null;
+  /** Local time (ms) from which the target's window has reset. */
+  resetAt: number | null;
+  inFlight: number;
+  /** Local send times within the last window, for the fallback. */
+  sent: number[];
+}
+
+export interface RateHeaders {
+  readonly limit: number | null;
+  readonly remaining: number | null;
+  readonly reset: number | null;
+  readonly retryAfter: number | null;
+}
+
+const LONG_WAIT_MS = 2000;
+const POLL_MS = 250;
+
+export class Pacer {
+  readonly #options: PacerOptions;
+  readonly #buckets = new Map<string, BucketState>();
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  /** Total time spent waiting for budgets, for the report and bench. */
+  waitedMs = 0;
+
+  constructor(options: PacerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** Resolves when one more request of the bucket fits its budget; counts it as in flight. */
+  async acquire(bucket: string, anonymous: boolean): Promise<void> {
+    const state = this.#state(bucket, anonymous);
+    let announced = false;
+    for (;;) {
+      const wait = this.delay(bucket, anonymous);
+      if (wait <= 0) break;
+      if (!announced && wait >= LONG_WAIT_MS) {
+        this.#options.onWait?.(bucket, wait);
+        announced = true;
+      }
+      const slice = Math.min(wait, POLL_MS);
+      this.waitedMs += slice;
+      await this.#sleep(slice);
+    }
+    state.inFlight++;
+    state.sent.push(this.#now());
+  }
+
+  /** Milliseconds until the bucket allows another request; 0 when it does now. */
+  delay(bucket: string, anonymous: boolean): number {
+    const state = this.#state(bucket, anonymous);
+    const now = this.#now();
+    if (state.resetAt !== null && now >= state.resetAt) {
+      state.remaining = null;
+      state.resetAt = null;
+    }
+    if (state.remaining !== null) {
+      if (state.remaining - state.inFlight > 0) return 0;
+      if (state.resetAt !== null) return state.resetAt - now;
+    }
+    const windowStart = now - this.#options.windowMs;
+    while (state.sent.length > 0 && state.sent[0]! <= windowStart) state.sent.shift();
+    if (state.sent.length < state.ceiling) return 0;
+    return state.sent[0]! + this.#options.windowMs - now + 1;
+  }
+
+  /** Learns from a response of the bucket; `paced` says whether it went through `acquire`. */
+  observe(bucket: string, anonymous: boolean, status: number | null, headers: RateHeaders, paced: boolean): void {
+    const state = this.#state(bucket, anonymous);
+    if (paced && state.inFlight > 0) state.inFlight--;
+    const now = this.#now();
+    const margin = this.#options.marginMs ?? 1000;
+    if (status === 429) {
+      state.remaining = 0;
+      const retryAfterMs = headers.retryAfter !== null && headers.retryAfter >= 0 ? headers.retryAfter * 1000 : this.#options.windowMs;
+      state.resetAt = now + Math.min(retryAfterMs, this.#options.windowMs + margin) + margin;
+      return;
+    }
+    if (headers.remaining === null || headers.remaining < 0) return;
+    state.remaining = headers.remaining;
+    state.resetAt = this.#plausibleReset(headers.reset, now, margin);
+  }
+
+  #plausibleReset(reset: number | null, now: number, margin: number): number | null {
+    if (reset === null) return null;
+    const at = reset * 1000;
+    // A Reset in milliseconds or relative seconds is not a Unix time in seconds: ignore it.
+    if (at < now - this.#options.windowMs || at > now + this.#options.windowMs + 5000) return null;
+    return at + margin;
+  }
+
+  #state(bucket: string, anonymous: boolean): BucketState {
+    let state = this.#buckets.get(bucket);
+    if (!state) {
+      state = {
+        ceiling: anonymous ? this.#options.anonymous : this.#options.perKey,
+        remaining: null,
+        resetAt: null,
+        inFlight: 0,
+        sent: [],
+      };
+      this.#buckets.set(bucket, state);
+    }
+    return state;
+  }
+}
+
+/** Reads the rate-limit headers as integers; anything else is null. */
+export function rateHeaders(headers: Readonly<Record<string, string>>): RateHeaders {
+  return {
+    limit: integer(headers['x-ratelimit-limit']),
+    remaining: integer(headers['x-ratelimit-remaining']),
+    reset: integer(headers['x-ratelimit-reset']),
+    retryAfter: integer(headers['retry-after']),
+  };
+}
+
+function integer(value: string | undefined): number | null {
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return null;
+  return Number(value);
+}

@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CATALOGUE_VERSION, UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
+import type { LedgerEntry } from '../broker/ledger.js';
+import type { Exchange } from '../http/exchange.js';
+import type { LoadedProfile } from '../profile/profile.js';
+import { countBy, type ClauseResult, type VerdictResult } from '../run/verdict.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The machine-readable result, `conformance.json` (profile.md). */
+export interface ConformanceDocument {
+  verdict: VerdictResult['verdict'];
+  complete: boolean;
+  because: string;
+  target: { baseUrl: string; embedded: boolean; note?: string };
+  profile: { name: string; source: string; sha256: string; content: unknown };
+  suite: { version: string; commit: string | null; catalogueVersion: string };
+  command: string[];
+  settings: Record<string, unknown>;
+  seed: number;
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+  counts: ReturnType<typeof countBy>;
+  clauses: Array<Omit<ClauseResult, 'checks'> & { checks: ClauseResult['checks'] }>;
+  unverifiable: readonly string[];
+  preflight: { notes: readonly string[] };
+  environment: { requests: number; unplanned429: number; waitedMs: number };
+  resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
+  suiteFaults: string[];
+}
+
+export interface DocumentInput {
+  readonly verdict: VerdictResult;
+  readonly results: readonly ClauseResult[];
+  readonly baseUrl: string;
+  readonly embedded: boolean;
+  readonly targetNote?: string;
+  readonly profile: LoadedProfile;
+  readonly argv: readonly string[];
+  readonly settings: Record<string, unknown>;
+  readonly seed: number;
+  readonly startedAt: Date;
+  readonly endedAt: Date;
+  readonly log: readonly Exchange[];
+  readonly waitedMs: number;
+  readonly ledger: readonly LedgerEntry[];
+  readonly preflightNotes: readonly string[];
+  readonly suiteFaults: readonly string[];
+}
+
+export function buildDocument(input: DocumentInput): ConformanceDocument {
+  return {
+    verdict: input.verdict.verdict,
+    complete: input.verdict.complete,
+    because: input.verdict.because,
+    target: { baseUrl: input.baseUrl, embedded: input.embedded, ...(input.targetNote ? { note: input.targetNote } : {}) },
+    profile: { name: input.profile.profile.name, source: input.profile.source, sha256: input.profile.sha256, content: JSON.parse(input.profile.text) },
+    suite: { version: suiteVersion(), commit: gitCommit(), catalogueVersion: CATALOGUE_VERSION },
+    command: ['conformance', ...input.argv],
+    settings: input.settings,
+    seed: input.seed,
+    startedAt: input.startedAt.toISOString(),
+    endedAt: input.endedAt.toISOString(),
+    durationMs: input.endedAt.getTime() - input.startedAt.getTime(),
+    counts: countBy(input.results),
+    clauses: input.results.map((r) => ({ ...r, checks: r.checks.map(trimEvidence) })),
+    unverifiable: UNVERIFIABLE_STATEMENTS,
+    preflight: { notes: input.preflightNotes },
+    environment: {
+      requests: input.log.length,
+      unplanned429: input.log.filter((e) => e.response?.status === 429 && !e.planned429).length,
+      waitedMs: Math.round(input.waitedMs),
+    },
+    resources: {
+      created: input.ledger.filter((e) => e.event === 'created'),
+      removed: input.ledger.filter((e) => e.event === 'deleted'),
+    },
+    suiteFaults: [...input.suiteFaults],
+  };
+}
+
+/** Evidence bodies are cut to what a reader needs. */
+const EVIDENCE_BODY_LIMIT = 4096;
+
+function trimEvidence<T extends { evidence?: Exchange[] }>(check: T): T {
+  if (!check.evidence) return check;
+  return {
+    ...check,
+    evidence: check.evidence.map((e) =>
+      e.response && e.response.body.length > EVIDENCE_BODY_LIMIT
+        ? { ...e, response: { ...e.response, body: `${e.response.body.slice(0, EVIDENCE_BODY_LIMIT)}…`, truncated: true } }
+        : e,
+    ),
+  };
+}
+
+function suiteVersion(): string {
+  return (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string }).version;
+}
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,30 @@
+import type { BrokerAddress } from '../broker/server.js';
+import type { Profile } from '../profile/profile.js';
+import type { Preflight } from './preflight.js';
+
+/** Everything a worker needs to run checks; handed over with vitest's `provide`. */
+export interface RunContext {
+  readonly runId: string;
+  readonly baseUrl: string;
+  /** The target is the embedded reference server. */
+  readonly embedded: boolean;
+  readonly keys: { readonly main: string; readonly other: string | null };
+  readonly extraHeaders: readonly (readonly [string, string])[];
+  readonly profile: Profile;
+  readonly broker: BrokerAddress;
+  readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
+  readonly strict: boolean;
+  readonly readOnly: boolean;
+  /** Seed of every generated input (fast-check). */
+  readonly seed: number;
+  /** Generated cases per property. */
+  readonly propertyRuns: number;
+  readonly timeoutMs: number;
+  readonly preflight: Preflight;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    conformance: RunContext;
+  }
+}

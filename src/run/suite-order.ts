@@ -1,0 +1,23 @@
+import { basename } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The order suites run in. Walks of collections come before anything writes; checks that send
+ * requests without a key come before the rate-limit suite spends the per-IP budget on purpose;
+ * the run-wide phase judges the whole log, so it comes last.
+ */
+export const SUITE_ORDER = ['general', 'resources', 'pagination', 'errors', 'auth', 'submissions', 'keys', 'rate-limits', 'run-wide'] as const;
+
+export class SuiteOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const index = (SUITE_ORDER as readonly string[]).indexOf(basename(spec.moduleId).replace(/\.suite\.ts$/, ''));
+      return index === -1 ? SUITE_ORDER.length - 1 : index;
+    };
+    return [...files].sort((a, b) => rank(a) - rank(b));
+  }
+
+  override async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return files;
+  }
+}

@@ -1,0 +1,81 @@
+import { notApplicableReason } from '../clauses/applicability.js';
+import { CLAUSE_IDS, CLAUSES, familyOf, type ClauseId, type Family, type Level } from '../clauses/catalogue.js';
+import type { CheckRecord, CheckStatus } from '../check/outcome.js';
+import type { Profile } from '../profile/profile.js';
+import { selectionReason, type Selection } from './selection.js';
+
+export type ClauseStatus = CheckStatus;
+
+export interface ClauseResult {
+  readonly id: ClauseId;
+  readonly level: Level;
+  readonly family: Family;
+  readonly section: string;
+  readonly summary: string;
+  readonly status: ClauseStatus;
+  readonly reason?: string;
+  readonly checks: readonly CheckRecord[];
+}
+
+/** Severity of each status: a clause takes its most severe check's (never `pass` over `skipped`). */
+const SEVERITY: Record<CheckStatus, number> = { not_applicable: 0, pass: 1, skipped: 2, warn: 3, fail: 4, error: 5 };
+
+export interface ClauseContext {
+  readonly selection: Selection;
+  readonly profile: Profile;
+  readonly hasOtherAccountKey: boolean;
+  readonly readOnly: boolean;
+}
+
+/** Reasons that leave a clause out by the run's choice, not for lack of a declared fact. */
+const LEFT_OUT = /^(left out by|read-only)/;
+
+/** Every clause of the catalogue exactly once, with the status its checks earned. */
+export function clauseResults(records: readonly CheckRecord[], context: ClauseContext): ClauseResult[] {
+  return CLAUSE_IDS.map((id) => {
+    const checks = records.filter((r) => r.clause === id);
+    const base = { id, level: CLAUSES[id].level, family: familyOf(id), section: CLAUSES[id].section, summary: CLAUSES[id].summary, checks };
+    if (checks.length === 0) {
+      const reason =
+        selectionReason(id, context.selection) ??
+        notApplicableReason(id, { profile: context.profile, hasOtherAccountKey: context.hasOtherAccountKey }) ??
+        (context.readOnly ? 'read-only' : null);
+      if (reason) return { ...base, status: 'not_applicable', reason };
+      return { ...base, status: 'skipped', reason: 'no check for this clause in this version of the suite' };
+    }
+    const worst = checks.reduce((a, b) => (SEVERITY[b.status] > SEVERITY[a.status] ? b : a));
+    return { ...base, status: worst.status, ...(worst.reason ? { reason: worst.reason } : {}) };
+  });
+}
+
+export type Verdict = 'conformant' | 'non-conformant' | 'inconclusive';
+
+export interface VerdictResult {
+  readonly verdict: Verdict;
+  readonly complete: boolean;
+  readonly exitCode: 0 | 1 | 2;
+  /** One line saying why, for the terminal and the summary. */
+  readonly because: string;
+}
+
+export const EXIT_CODES: Record<Verdict, 0 | 1 | 2> = { conformant: 0, 'non-conformant': 1, inconclusive: 2 };
+
+/** The verdict and completeness, exactly as profile.md defines them. */
+export function verdictOf(results: readonly ClauseResult[], options: { strict: boolean; requireComplete: boolean; suiteFaults?: readonly string[] }): VerdictResult {
+  const failed = results.filter((r) => r.status === 'fail');
+  const errors = results.filter((r) => r.status === 'error');
+  const complete = results.every((r) => r.level !== 'MUST' || r.status === 'pass' || (r.status === 'not_applicable' && !LEFT_OUT.test(r.reason ?? '')));
+  const make = (verdict: Verdict, because: string): VerdictResult => ({ verdict, complete, exitCode: EXIT_CODES[verdict], because });
+  if (failed.length > 0) return make('non-conformant', `${failed.length} clause(s) failed: ${failed.map((r) => r.id).join(', ')}`);
+  const faults = [...errors.map((r) => `${r.id}: ${r.reason ?? 'error'}`), ...(options.suiteFaults ?? [])];
+  if (faults.length > 0) return make('inconclusive', `the suite itself broke: ${faults[0]}${faults.length > 1 ? ` (and ${faults.length - 1} more)` : ''}`);
+  if (options.requireComplete && !complete) return make('inconclusive', 'the run is incomplete and --require-complete was given');
+  return make('conformant', complete ? 'no applicable MUST clause failed' : 'no applicable MUST clause failed, but the run is incomplete');
+}
+
+export function countBy(results: readonly ClauseResult[]): Record<Level, Record<ClauseStatus, number>> {
+  const empty = (): Record<ClauseStatus, number> => ({ pass: 0, fail: 0, warn: 0, not_applicable: 0, skipped: 0, error: 0 });
+  const counts: Record<Level, Record<ClauseStatus, number>> = { MUST: empty(), SHOULD: empty() };
+  for (const r of results) counts[r.level][r.status]++;
+  return counts;
+}

@@ -1,0 +1,34 @@
+import { check } from '../src/check/check.js';
+import { RUN_WIDE_JUDGES, type RunWideClause } from '../src/judge/run-wide.js';
+
+// The run-level phase: clauses that judge every response of the run, from every suite, in the
+// broker's log. Runs last (src/run/suite-order.ts).
+
+/** Evidence kept per clause: the first few offending exchanges. */
+const EVIDENCE = 3;
+
+const TITLES: Record<RunWideClause, string> = {
+  'GEN-1': 'every response of the run is JSON',
+  'GEN-3': 'no response of the run is a 5xx',
+  'GEN-5': 'every JSON response of the run is labelled application/json',
+  'ERR-1': 'every error of the run is in the error envelope',
+  'ERR-2': 'every error of the run has a documented type that agrees with its status',
+  'ERR-4': 'every 422 invalid_request_error of the run names its param',
+  'ERR-6': 'no read-only request of the run was answered with a write-only error type',
+  'KEY-4': 'no response of the run after a key was created contains a part of its secret',
+  'RATE-1': 'every authenticated response of the run carries the X-RateLimit headers',
+  'RATE-2': 'every X-RateLimit header of the run is plausible',
+  'RATE-8': 'X-RateLimit-Remaining falls with each sequential request of a key',
+  'RATE-9': 'Retry-After appears on 429 responses only',
+};
+
+for (const clause of Object.keys(RUN_WIDE_JUDGES) as RunWideClause[]) {
+  check(clause, TITLES[clause], async (t) => {
+    const log = await t.runtime.broker.log();
+    if (log.length === 0) t.skip('the run made no request');
+    const violations = RUN_WIDE_JUDGES[clause](log, t.profile);
+    if (violations.length === 0) return;
+    const more = violations.length > 1 ? ` (and ${violations.length - 1} more response(s))` : '';
+    t.fail(`${violations[0]!.reason}${more}`, ...violations.slice(0, EVIDENCE).map((v) => v.exchange));
+  });
+}

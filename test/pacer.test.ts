@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'vitest';
+import { Pacer, rateHeaders } from '../src/pacing/pacer.js';
+
+function clock() {
+  let now = 1_000_000_000_000;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+const headers = (remaining: number, resetSeconds: number) => rateHeaders({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetSeconds) });
+
+describe('pacer', () => {
+  test('lets requests through while the headers say budget remains', () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now });
+    pacer.observe('k', false, 200, headers(5, c.now() / 1000 + 30), false);
+    expect(pacer.delay('k', false)).toBe(0);
+  });
+
+  test('waits exactly until the reset the headers name when the budget is spent', () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 250, now: c.now });
+    pacer.observe('k', false, 200, headers(0, c.now() / 1000 + 42), false);
+    expect(pacer.delay('k', false)).toBe(42_250);
+    c.advance(42_250);
+    expect(pacer.delay('k', false)).toBe(0);
+  });
+
+  test('ignores a Reset that is no Unix time in seconds and counts its own requests instead', () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 2, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now });
+    pacer.observe('k', false, 200, headers(0, c.now()), false); // milliseconds
+    expect(pacer.delay('k', false)).toBe(0);
+  });
+
+  test('without headers, allows the ceiling per sliding window', async () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 2, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+    await pacer.acquire('anonymous', true);
+    await pacer.acquire('anonymous', true);
+    expect(pacer.delay('anonymous', true)).toBe(60_001);
+    c.advance(30_000);
+    expect(pacer.delay('anonymous', true)).toBe(30_001);
+  });
+
+  test('a 429 blocks the bucket for Retry-After', () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now });
+    pacer.observe('k', false, 429, rateHeaders({ 'retry-after': '7' }), false);
+    expect(pacer.delay('k', false)).toBe(7000);
+  });
+
+  test('counts requests in flight against the remaining budget', async () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+    pacer.observe('k', false, 200, headers(1, c.now() / 1000 + 10), false);
+    await pacer.acquire('k', false);
+    expect(pacer.delay('k', false)).toBe(10_000);
+  });
+});

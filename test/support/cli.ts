@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
+import type { ConformanceDocument } from '../../src/report/document.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin/conformance.mjs');
+
+export interface CliResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly reportDir: string;
+}
+
+/** Runs the CLI in a child process, in a scratch directory, with only the given CONFORMANCE_* settings. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}, options: { timeoutMs?: number } = {}): Promise<CliResult> {
+  const cwd = mkdtempSync(join(tmpdir(), 'conformance-'));
+  const reportDir = join(cwd, 'reports');
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, '--report-dir', reportDir, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ exitCode: code ?? -1, stdout, stderr, reportDir });
+    });
+  });
+}
+
+export function readReport(result: CliResult): ConformanceDocument {
+  return JSON.parse(readFileSync(join(result.reportDir, 'conformance.json'), 'utf8')) as ConformanceDocument;
+}
+
+/** Starts a reference (window 1 s) and runs the CLI against it as a remote target. */
+export async function runAgainstReference(reference: ReferenceOptions = {}, args: readonly string[] = []): Promise<CliResult & { report: ConformanceDocument; target: RunningReference }> {
+  const target = await startReference({ windowSeconds: 1, ...reference });
+  try {
+    const profileFile = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
+    writeFileSync(profileFile, JSON.stringify(target.profile));
+    const result = await runCli(['--profile', profileFile, ...args], {
+      CONFORMANCE_BASE_URL: target.url,
+      CONFORMANCE_API_KEY: target.keys.main,
+      CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other,
+    });
+    if (result.exitCode === 2) throw new Error(`the run was inconclusive: ${result.stderr || result.stdout}`);
+    return { ...result, report: readReport(result), target };
+  } finally {
+    await target.close();
+  }
+}
