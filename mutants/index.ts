@@ -1,31 +1,23 @@
-import crashOnLongId from './crash-on-long-id.js';
-import duplicateFieldIds from './duplicate-field-ids.js';
-import governanceModelDescriptionOmitted from './governance-model-description-omitted.js';
-import htmlErrorPages from './html-error-pages.js';
-import invalidJson500 from './invalid-json-500.js';
 import type { Mutant } from './mutant.js';
-import picklistRetrievalMissing from './picklist-retrieval-missing.js';
-import recordDataAsString from './record-data-as-string.js';
-import recordRetrievalMissing from './record-retrieval-missing.js';
-import retrievalStaleName from './retrieval-stale-name.js';
-import textPlainJson from './text-plain-json.js';
-import versionPrefixIgnored from './version-prefix-ignored.js';
-import workspaceDescriptionNull from './workspace-description-null.js';
+import { AUTH_MUTANTS } from './registry/auth.js';
+import { ERROR_MUTANTS } from './registry/errors.js';
+import { GENERAL_MUTANTS } from './registry/general.js';
+import { KEY_MUTANTS } from './registry/keys.js';
+import { PAGINATION_MUTANTS } from './registry/pagination.js';
+import { RATE_LIMIT_MUTANTS } from './registry/rate-limits.js';
+import { RESOURCE_MUTANTS } from './registry/resources.js';
+import { SUBMISSION_MUTANTS } from './registry/submissions.js';
 
-/** Every mutant, by the name of its file. */
+/** Every mutant, by the name of its file; each family keeps its own list in `registry/`. */
 export const MUTANTS = {
-  'html-error-pages': htmlErrorPages,
-  'version-prefix-ignored': versionPrefixIgnored,
-  'crash-on-long-id': crashOnLongId,
-  'invalid-json-500': invalidJson500,
-  'text-plain-json': textPlainJson,
-  'workspace-description-null': workspaceDescriptionNull,
-  'governance-model-description-omitted': governanceModelDescriptionOmitted,
-  'record-data-as-string': recordDataAsString,
-  'record-retrieval-missing': recordRetrievalMissing,
-  'picklist-retrieval-missing': picklistRetrievalMissing,
-  'duplicate-field-ids': duplicateFieldIds,
-  'retrieval-stale-name': retrievalStaleName,
+  ...GENERAL_MUTANTS,
+  ...RESOURCE_MUTANTS,
+  ...PAGINATION_MUTANTS,
+  ...ERROR_MUTANTS,
+  ...SUBMISSION_MUTANTS,
+  ...AUTH_MUTANTS,
+  ...KEY_MUTANTS,
+  ...RATE_LIMIT_MUTANTS,
 } as const satisfies Record<string, Mutant>;
 
 export type MutantName = keyof typeof MUTANTS;

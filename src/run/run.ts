@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
@@ -14,6 +14,8 @@ import { closeDispatcher, HttpClient } from '../http/client.js';
 import { loadProfile, profileFromObject, type LoadedProfile } from '../profile/profile.js';
 import { buildDocument } from '../report/document.js';
 import { scrubReports } from '../report/leak-scan.js';
+import { writeReports } from '../report/write.js';
+import { cleanupCreated } from './cleanup.js';
 import type { RunContext } from './context.js';
 import { preflight } from './preflight.js';
 import { SuiteOrder } from './suite-order.js';
@@ -126,6 +128,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     );
     await vitest.close();
     process.exitCode = 0;
+    await cleanupCreated(http, broker.ledger, profile, io);
 
     const results = clauseResults(collector.records, {
       selection: context.selection,
@@ -152,8 +155,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       preflightNotes: checked.notes,
       suiteFaults: collector.suiteFaults,
     });
-    const reportFile = join(settings.reportDir, 'conformance.json');
-    writeFileSync(reportFile, `${JSON.stringify(broker.redactor.redactDeep(document), null, 2)}\n`);
+    const written = writeReports(document, settings.reportDir, broker.redactor);
     const leaked = scrubReports(settings.reportDir, broker.redactor);
     if (leaked.length > 0) {
       io.err(`SECRET LEAK: a secret was found and scrubbed in ${leaked.join(', ')}; the run is inconclusive`);
@@ -164,7 +166,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       `verdict: ${verdict.verdict}${verdict.complete ? '' : ' (incomplete)'}: ${verdict.because}. ` +
         `MUST ${counts.MUST.pass} pass, ${counts.MUST.fail} fail; SHOULD ${counts.SHOULD.pass} pass, ${counts.SHOULD.warn} warn`,
     );
-    io.out(`reports: ${reportFile}, ${junitFile}`);
+    io.out(`reports: ${[...written, junitFile].join(', ')}`);
     return verdict.exitCode;
   } catch (error) {
     if (error instanceof ConformanceError) {

@@ -1,0 +1,2 @@
+/** Mutants of the AUTH family. */
+export const AUTH_MUTANTS = {} as const;

@@ -1,0 +1,2 @@
+/** Mutants of the ERR family. */
+export const ERROR_MUTANTS = {} as const;

@@ -1,0 +1,14 @@
+import crashOnLongId from '../crash-on-long-id.js';
+import htmlErrorPages from '../html-error-pages.js';
+import invalidJson500 from '../invalid-json-500.js';
+import textPlainJson from '../text-plain-json.js';
+import versionPrefixIgnored from '../version-prefix-ignored.js';
+
+/** Mutants of the GEN family. */
+export const GENERAL_MUTANTS = {
+  'html-error-pages': htmlErrorPages,
+  'version-prefix-ignored': versionPrefixIgnored,
+  'crash-on-long-id': crashOnLongId,
+  'invalid-json-500': invalidJson500,
+  'text-plain-json': textPlainJson,
+} as const;

@@ -1,0 +1,2 @@
+/** Mutants of the KEY family. */
+export const KEY_MUTANTS = {} as const;

@@ -1,0 +1,2 @@
+/** Mutants of the PAG family. */
+export const PAGINATION_MUTANTS = {} as const;

@@ -1,0 +1,2 @@
+/** Mutants of the SUB family. */
+export const SUBMISSION_MUTANTS = {} as const;
