@@ -53,7 +53,7 @@ describe('settings', () => {
     [['--header', 'no colon here'], {}],
     [['--header', 'Authorization: Bearer x'], {}],
     [['--no-such-flag'], {}],
-    [['launch'], {}],
+    [['stray-positional'], {}],
   ])('rejects %j with a one-line setting error', (args, env) => {
     expect(codeOf(() => readSettings(args, env, scratch()))).toBe('CONF_SETTING_INVALID');
   });

@@ -5,12 +5,8 @@ import dotenv from 'dotenv';
 import { ConformanceError } from '../errors.js';
 import { parseSelectors } from '../run/selection.js';
 
-export const COMMANDS = ['run', 'cleanup'] as const;
-export type Command = (typeof COMMANDS)[number];
-
 /** A run's settings, from flags, the environment and `.env` (profile.md, "How a run is pointed at a target"). */
 export interface Settings {
-  readonly command: Command;
   /** null: start the embedded reference server. */
   readonly baseUrl: string | null;
   readonly apiKey: string | null;
@@ -54,7 +50,7 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export const USAGE = `usage: conformance [run|cleanup] [--base-url URL] [--profile FILE] [--report-dir DIR]
+export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile FILE] [--report-dir DIR]
   [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
   [--read-only] [--dry-run] [--seed N] [--property-runs N] [--timeout MS]
 Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY.`;
@@ -71,16 +67,12 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (existsSync(dotenvFile)) dotenv.config({ path: dotenvFile, processEnv: merged, quiet: true, override: false });
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: false, strict: true });
   } catch (error) {
     throw new ConformanceError('CONF_SETTING_INVALID', (error as Error).message.split('\n')[0]!);
   }
-  const { values, positionals } = parsed;
+  const { values } = parsed;
   if (values.help) throw new HelpRequested(USAGE);
-  const command = (positionals[0] ?? 'run') as Command;
-  if (!COMMANDS.includes(command) || positionals.length > 1) {
-    throw new ConformanceError('CONF_SETTING_INVALID', `unknown command "${positionals.join(' ')}" (commands: ${COMMANDS.join(', ')})`);
-  }
   const baseUrl = baseUrlSetting(values['base-url'] ?? blankToNull(merged.CONFORMANCE_BASE_URL));
   const apiKey = blankToNull(merged.CONFORMANCE_API_KEY);
   if (baseUrl !== null && apiKey === null) {
@@ -90,7 +82,6 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
   const reportDir = resolve(cwd, values['report-dir'] ?? blankToNull(merged.CONFORMANCE_REPORT_DIR) ?? 'reports');
   const profile = values.profile ?? blankToNull(merged.CONFORMANCE_PROFILE);
   return {
-    command,
     baseUrl,
     apiKey,
     otherAccountApiKey: blankToNull(merged.CONFORMANCE_OTHER_ACCOUNT_API_KEY),
