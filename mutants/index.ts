@@ -1,3 +1,4 @@
+import type { ClauseId } from '../src/clauses/catalogue.js';
 import type { Mutant } from './mutant.js';
 import { AUTH_MUTANTS } from './registry/auth.js';
 import { ERROR_MUTANTS } from './registry/errors.js';
@@ -27,3 +28,12 @@ export type MutantName = keyof typeof MUTANTS;
  * not listed here fails `npm test`.
  */
 export const KNOWN_SURVIVORS: Partial<Record<MutantName, string>> = {};
+
+/**
+ * Mutants also run under profiles/alternate.json, where every fact the document leaves open
+ * differs: proof that the suite hard-codes none of the reference's choices.
+ */
+export const ALTERNATE_PROFILE_SAMPLE: readonly MutantName[] = ['html-error-pages', 'record-retrieval-missing', 'picklist-retrieval-missing', 'retrieval-stale-name'];
+
+/** Clauses no mutant can break observably, each with the reason (docs/coverage.md shows them). */
+export const CLAUSES_WITHOUT_MUTANT: Partial<Record<ClauseId, string>> = {};
