@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PathName } from '../src/profile/profile.js';
+import type { IncomingMessage } from 'node:http';
 import type { ReferenceApp } from '../reference/server.js';
 
 /** Rewrites JSON responses the reference sends; `edit` returns the new body (or the old one). */
@@ -30,4 +32,36 @@ export function isEnvelope(body: any): body is { items: any[]; has_more: boolean
 /** The path of a request without its query. */
 export function pathOf(req: FastifyRequest): string {
   return req.url.split('?')[0]!;
+}
+
+/**
+ * Edits a raw request before the reference sees it, authentication included: for faults in how
+ * a vendor's gateway reads the Authorization header.
+ */
+export function beforeReference(reference: ReferenceApp, edit: (req: IncomingMessage) => void): void {
+  reference.app.server.prependListener('request', edit);
+}
+
+/** The part of a profile item path before `{id}` (`/api/v1/records/`), or null when not offered. */
+export function itemPrefix(template: string | null): string | null {
+  return template ? template.slice(0, template.indexOf('{id}')) : null;
+}
+
+/**
+ * Runs `hook` before the reference handles `method` on the profile's item path, with the id from
+ * the URL. Nothing happens when the profile does not offer the path.
+ */
+export function beforeItem(
+  reference: ReferenceApp,
+  path: PathName,
+  method: string,
+  hook: (id: string, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
+  const prefix = itemPrefix(reference.state.profile.paths[path]);
+  if (!prefix) return;
+  beforeHandler(reference, async (req, reply) => {
+    const requested = pathOf(req);
+    if (req.method !== method || !requested.startsWith(prefix) || requested.length === prefix.length) return;
+    await hook(decodeURIComponent(requested.slice(prefix.length)), req, reply);
+  });
 }

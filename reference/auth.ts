@@ -38,7 +38,7 @@ export async function authenticate(state: ReferenceState, req: FastifyRequest, r
   if (!key || (key.revokedAtMs !== null && now - key.revokedAtMs >= state.behaviour.revokedGraceMs)) {
     return sendError(reply, 401, 'authentication_error', 'The API key is invalid or has been revoked.');
   }
-  const window = state.limiter.hit(`key:${key.id}`, limits.perKeyPerMinute);
+  const window = state.limiter.hit(state.behaviour.rateBucket(key), limits.perKeyPerMinute);
   setRateHeaders(state, reply, window);
   if (window.exceeded) return tooMany(state, reply, window.resetAtMs);
   key.lastUsedAt = new Date(now).toISOString();
@@ -53,7 +53,7 @@ function setRateHeaders(state: ReferenceState, reply: FastifyReply, window: { li
 }
 
 function tooMany(state: ReferenceState, reply: FastifyReply, resetAtMs: number): FastifyReply {
-  const seconds = Math.max(1, Math.ceil((resetAtMs - state.now()) / 1000));
+  const seconds = state.behaviour.retryAfterSeconds(resetAtMs, state.now());
   reply.header('retry-after', String(seconds));
   const body = errorBody('rate_limit_error', `Too many requests. Retry after ${seconds} seconds.`, { code: 'rate_limit_exceeded' });
   // The document's rate-limit example body has no path member.

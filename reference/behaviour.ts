@@ -14,6 +14,10 @@ export interface Behaviour {
   totalCount(total: number, pageItems: number): number;
   /** The X-RateLimit-Reset value sent for a window ending at `resetAtMs`. */
   resetHeader(resetAtMs: number, nowMs: number): number;
+  /** The Retry-After (and the wait the 429 message states) for a window ending at `resetAtMs`. */
+  retryAfterSeconds(resetAtMs: number, nowMs: number): number;
+  /** The limiter bucket a key's requests count against: the key itself (api-v1.md, Limits). */
+  rateBucket(key: { readonly id: string; readonly accountId: string }): string;
   /** Seconds a revoked key keeps working (a cache, in a faulty server). */
   revokedGraceMs: number;
 }
@@ -24,6 +28,9 @@ export function faithfulBehaviour(): Behaviour {
     pageWindow,
     totalCount: (total) => total,
     resetHeader: (resetAtMs) => Math.ceil(resetAtMs / 1000),
+    // Rounded up, so that a client that waits this long finds the window over.
+    retryAfterSeconds: (resetAtMs, nowMs) => Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)),
+    rateBucket: (key) => `key:${key.id}`,
     revokedGraceMs: 0,
   };
 }

@@ -105,6 +105,33 @@ export class RecordSource {
     for (let i = start; i < Math.min(end, this.count); i++) out.push(this.at(i));
     return out;
   }
+
+  /**
+   * `JSON.stringify(this.slice(start, end))` without building the objects: the pools are
+   * serialised once, so a 10000-record page is string concatenation (a few ms, not ~100).
+   */
+  sliceJson(start: number, end: number): string {
+    const json = (this.#json ??= {
+      titles: this.#pools.titles.map((v) => JSON.stringify(v)),
+      cities: this.#pools.cities.map((v) => JSON.stringify(v)),
+      people: this.#pools.people.map((v) => JSON.stringify(v)),
+      amounts: this.#pools.amounts.map((v) => JSON.stringify(v)),
+      dates: this.#pools.dates.map((v) => JSON.stringify(v)),
+      statuses: RECORD_STATUSES.map((v) => JSON.stringify(v)),
+    });
+    const parts: string[] = [];
+    for (let i = start; i < Math.min(end, this.count); i++) {
+      const tags = i % 3 === 0 ? '[]' : `["seed","batch-${i % 11}"]`;
+      parts.push(
+        `{"id":"${this.idAt(i)}","status":${json.statuses[i % RECORD_STATUSES.length]},"service_id":"S-${(i + 1).toString().padStart(6, '0')}",` +
+          `"data":{"title":${json.titles[i % 97]},"city":${json.cities[(i * 7) % 97]},"owner":${json.people[(i * 13) % 97]},` +
+          `"amount":${json.amounts[(i * 31) % 97]},"recorded_at":${json.dates[(i * 17) % 97]},"tags":${tags}}}`,
+      );
+    }
+    return `[${parts.join(',')}]`;
+  }
+
+  #json: Record<'titles' | 'cities' | 'people' | 'amounts' | 'dates' | 'statuses', string[]> | undefined;
 }
 
 /** Builds one account's data. `tag` keeps ids of different accounts disjoint. */

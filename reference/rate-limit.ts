@@ -16,6 +16,11 @@ export class RateLimiter {
     readonly now: () => number = Date.now,
   ) {}
 
+  /** Forgets what `bucket` spent in its current window (it starts afresh). */
+  forget(bucket: string): void {
+    this.#counts.delete(bucket);
+  }
+
   /** Counts one request of `bucket` and says where it stands. */
   hit(bucket: string, ceiling: number): WindowState {
     const now = this.now();

@@ -18,9 +18,12 @@ export class Broker {
   readonly #log: Exchange[] = [];
   readonly ledger: Ledger;
   readonly #keyPrefix: string | null;
+  /** Who each pacing bucket speaks for (`main`, `created`…), learnt from the log, for progress lines. */
+  readonly #bucketKinds = new Map<string, Exchange['auth']>();
 
   constructor(options: { pacer: PacerOptions; keyPrefix: string | null; ledgerFile: string | null }) {
-    this.pacer = new Pacer(options.pacer);
+    const onWait = options.pacer.onWait;
+    this.pacer = new Pacer({ ...options.pacer, onWait: onWait && ((bucket, ms, what) => onWait(this.describeBucket(bucket), ms, what)) });
     this.#keyPrefix = options.keyPrefix;
     this.ledger = new Ledger(options.ledgerFile);
   }
@@ -29,10 +32,29 @@ export class Broker {
     return this.pacer.acquire(bucket, anonymous);
   }
 
+  /** Sets aside `count` requests of the bucket's budget for unpaced requests (see `Pacer.reserve`). */
+  reserve(bucket: string, anonymous: boolean, count: number): Promise<void> {
+    return this.pacer.reserve(bucket, anonymous, count);
+  }
+
+  /** Resolves once the bucket's window holds none of the run's requests (see `Pacer.untilFresh`). */
+  untilFresh(bucket: string, anonymous: boolean): Promise<void> {
+    return this.pacer.untilFresh(bucket, anonymous);
+  }
+
+  /** A bucket in words, never a secret: `the main key`, `requests without a key`. */
+  describeBucket(bucket: string): string {
+    if (bucket === 'anonymous') return 'requests without a key';
+    const kind = this.#bucketKinds.get(bucket);
+    const words: Partial<Record<Exchange['auth'], string>> = { main: 'the main key', other: "the other account's key", created: 'a key the run created' };
+    return (kind && words[kind]) ?? 'a key';
+  }
+
   /** Adds an exchange; `body` is the complete response text, scanned here for revealed secrets. */
   record(exchange: Exchange, body: string): number {
     const seq = this.#log.length;
     exchange.seq = seq;
+    if (!this.#bucketKinds.has(exchange.bucket)) this.#bucketKinds.set(exchange.bucket, exchange.auth);
     if (exchange.response) {
       const headerText = Object.values(exchange.response.headers).join('\n');
       const leaks = this.#revealed.leaks(body) || this.#revealed.leaks(headerText) ? this.#whichLeak(body, headerText) : [];

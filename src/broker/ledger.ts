@@ -1,17 +1,31 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 
 /** What the run created on the target, or removed again. Written the moment it happens. */
 export interface LedgerEntry {
-  readonly event: 'created' | 'deleted';
+  /**
+   * `creating`: about to ask for a resource of this name, written before the request, so that a
+   * run killed before it could record the answer still leaves a trace; `not_created`: the
+   * announced creation did not happen (refused, or not on the target); `created`; `deleted`.
+   */
+  readonly event: 'creating' | 'not_created' | 'created' | 'deleted';
   readonly kind: 'api_key' | 'submission';
-  /** The resource's id on the target; never a secret. */
+  /** The resource's id on the target; never a secret. UNKNOWN_ID when the target named none. */
   readonly id: string;
   readonly name?: string;
   readonly runId: string;
   readonly baseUrl: string;
   readonly at: string;
+  /** Process and host of the run that wrote the entry: `cleanup` leaves a live run's keys alone. */
+  readonly pid?: number;
+  readonly host?: string;
+  /** Why a deletion was recorded when it was not a plain 2xx (`already gone: 404`). */
+  readonly note?: string;
 }
+
+/** The id recorded for a key whose creation response named no id (found again by its name). */
+export const UNKNOWN_ID = '(unknown id)';
 
 /**
  * An append-only JSON-lines file, so that keys a run created can be deleted even after the run
@@ -22,16 +36,47 @@ export class Ledger {
   constructor(readonly file: string | null) {}
 
   add(entry: LedgerEntry): void {
-    this.entries.push(entry);
+    const stamped: LedgerEntry = { ...entry, pid: entry.pid ?? process.pid, host: entry.host ?? hostname() };
+    this.entries.push(stamped);
     if (this.file) {
       mkdirSync(dirname(this.file), { recursive: true });
-      appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+      appendFileSync(this.file, `${JSON.stringify(stamped)}\n`);
     }
   }
 
   /** Resources created and not deleted again, in creation order. */
   outstanding(kind: LedgerEntry['kind']): LedgerEntry[] {
-    const deleted = new Set(this.entries.filter((e) => e.event === 'deleted' && e.kind === kind).map((e) => e.id));
-    return this.entries.filter((e) => e.event === 'created' && e.kind === kind && !deleted.has(e.id));
+    return outstandingOf(this.entries, kind);
   }
+}
+
+/**
+ * Created and not deleted again (a deletion matches by run, id and name), and announced creations
+ * whose answer never reached the ledger: those carry UNKNOWN_ID and are found again by name.
+ */
+export function outstandingOf(entries: readonly LedgerEntry[], kind: LedgerEntry['kind']): LedgerEntry[] {
+  const identity = (e: LedgerEntry) => `${e.baseUrl} ${e.runId} ${e.id} ${e.name ?? ''}`;
+  const named = (e: LedgerEntry) => `${e.baseUrl} ${e.runId} ${e.name ?? ''}`;
+  const ofKind = entries.filter((e) => e.kind === kind);
+  const deleted = new Set(ofKind.filter((e) => e.event === 'deleted').map(identity));
+  const answered = new Set(ofKind.filter((e) => e.event !== 'creating').map(named));
+  return ofKind.filter((e) => {
+    if (e.event === 'created') return !deleted.has(identity(e));
+    return e.event === 'creating' && e.name !== undefined && !answered.has(named(e));
+  });
+}
+
+/** Every entry of a ledger file; a torn last line (a run killed mid-write) is ignored. */
+export function readLedgerFile(file: string): LedgerEntry[] {
+  if (!existsSync(file)) return [];
+  const out: LedgerEntry[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      out.push(JSON.parse(line) as LedgerEntry);
+    } catch {
+      // A partial line from a killed run: nothing to delete from it.
+    }
+  }
+  return out;
 }

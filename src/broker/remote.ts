@@ -8,7 +8,7 @@ import type { BrokerAddress } from './server.js';
 export class RemoteBroker implements ClientHooks {
   readonly #address: BrokerAddress;
   // Waits for a rate-limit window can last a minute: no timeouts on the loopback link.
-  readonly #agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connections: 4 });
+  readonly #agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connections: 32 });
 
   constructor(address: BrokerAddress) {
     this.#address = address;
@@ -16,6 +16,16 @@ export class RemoteBroker implements ClientHooks {
 
   async acquire(bucket: string, anonymous: boolean): Promise<void> {
     await this.#call('POST', '/acquire', { bucket, anonymous });
+  }
+
+  /** Sets aside `count` requests of the bucket's budget, for requests sent with `pace: false`. */
+  async reserve(bucket: string, anonymous: boolean, count: number): Promise<void> {
+    await this.#call('POST', '/reserve', { bucket, anonymous, count });
+  }
+
+  /** Resolves once the bucket's window holds none of the run's requests. */
+  async untilFresh(bucket: string, anonymous: boolean): Promise<void> {
+    await this.#call('POST', '/fresh', { bucket, anonymous });
   }
 
   async record(exchange: Exchange, body: string): Promise<void> {

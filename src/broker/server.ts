@@ -26,6 +26,14 @@ export async function serveBroker(broker: Broker): Promise<RunningBroker> {
       await broker.acquire(bucket, anonymous);
       return {};
     },
+    'POST /reserve': async ({ bucket, anonymous, count }: { bucket: string; anonymous: boolean; count: number }) => {
+      await broker.reserve(bucket, anonymous, count);
+      return {};
+    },
+    'POST /fresh': async ({ bucket, anonymous }: { bucket: string; anonymous: boolean }) => {
+      await broker.untilFresh(bucket, anonymous);
+      return {};
+    },
     'POST /record': ({ exchange, body }: { exchange: Exchange; body: string }) => ({ seq: broker.record(exchange, body) }),
     'POST /secret': ({ value }: { value: string }) => {
       broker.addRevealedSecret(value);

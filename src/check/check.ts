@@ -1,8 +1,9 @@
 import { inject, test } from 'vitest';
 import { notApplicableReason } from '../clauses/applicability.js';
 import { CLAUSES, familyOf, isClauseId, type ClauseId } from '../clauses/catalogue.js';
-import { TransportFailure } from '../http/client.js';
+import { ReadOnlyRefusal, TransportFailure } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
+import { describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
 import type { RunContext } from '../run/context.js';
 import { selectionReason } from '../run/selection.js';
 import { CheckContext, workerRuntime } from './context.js';
@@ -46,6 +47,7 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
       await settle(error, record, run, runtime, t);
     } finally {
       runtime.current = undefined;
+      tallyRequests(record, t.exchanges);
     }
     if (record.status === 'skipped' || record.status === 'not_applicable') ctx.skip(record.reason);
     if (record.status === 'warn') await ctx.annotate(`warning: ${record.reason}`, 'warning');
@@ -55,6 +57,14 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
       throw failure;
     }
   });
+}
+
+/** What the check cost the target, by credential: the figures behind `--dry-run`'s estimate. */
+function tallyRequests(record: CheckRecord, exchanges: readonly Exchange[]): void {
+  const requests: Partial<Record<AuthKind, number>> = {};
+  for (const e of exchanges) requests[e.auth] = (requests[e.auth] ?? 0) + 1;
+  record.requests = requests;
+  if (exchanges.some((e) => !['GET', 'HEAD', 'OPTIONS'].includes(e.request.method))) record.writes = true;
 }
 
 function reasonNotToRun(id: ClauseId, run: RunContext, options: CheckOptions): string | null {
@@ -73,6 +83,12 @@ async function settle(error: unknown, record: CheckRecord, run: RunContext, runt
     record.reason = error.reason;
     return;
   }
+  // A check not declared `writes` that tries to write anyway: left out like one that is.
+  if (error instanceof ReadOnlyRefusal) {
+    record.status = 'not_applicable';
+    record.reason = 'read-only';
+    return;
+  }
   let finding: Finding | null = null;
   if (error instanceof Finding) finding = error;
   else if (error instanceof TransportFailure) finding = new Finding(error.message, [error.exchange]);
@@ -87,7 +103,18 @@ async function settle(error: unknown, record: CheckRecord, run: RunContext, runt
   const evidence = finding.evidence.length > 0 ? finding.evidence : t.exchanges.slice(-1);
   record.evidence = evidence;
   record.repro = { ...finding.repro, curl: evidence.map(curlLine) };
-  record.reason = await runtime.redact(finding.reason);
+  record.reason = await runtime.redact(finding.reason + redirectNote([...evidence, ...t.exchanges]));
+}
+
+/**
+ * API v1 never redirects and the client never follows one, so a 3xx on the way to a finding is
+ * most likely its cause: the reason says so, with the Location (often a wrong base URL).
+ */
+function redirectNote(exchanges: readonly Exchange[]): string {
+  const redirected = exchanges.find((e) => e.response && e.response.status >= 300 && e.response.status < 400 && e.response.status !== 304);
+  if (!redirected?.response) return '';
+  const location = redirected.response.headers.location ?? '(no Location)';
+  return ` (${describeRequest(redirected)} was redirected with ${redirected.response.status} to ${location}; redirects are never followed)`;
 }
 
 /** The family a check file covers, for sanity checks in the project's own tests. */

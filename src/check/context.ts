@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { RemoteBroker } from '../broker/remote.js';
-import { HttpClient, type HttpResponse } from '../http/client.js';
+import { HttpClient, ReadOnlyRefusal, TransportFailure, type ClientHooks, type HttpResponse } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import { Redactor } from '../http/redactor.js';
 import type { RunContext } from '../run/context.js';
@@ -9,7 +9,10 @@ import { CheckNotRun, Finding } from './outcome.js';
 /** What one worker keeps for all its checks: one broker link, one client. */
 export interface WorkerRuntime {
   readonly broker: RemoteBroker;
+  /** The worker's client, for requests that belong to no single check. */
   readonly http: HttpClient;
+  /** A client whose every exchange, retries included, is also appended to `sink`. */
+  clientFor(sink: Exchange[]): HttpClient;
   /** The check currently running in this worker; tests of a file run one at a time. */
   current: string | undefined;
   /** Redacts every secret the run knows (the broker has those revealed in other workers). */
@@ -21,17 +24,28 @@ let runtime: WorkerRuntime | null = null;
 export function workerRuntime(run: RunContext): WorkerRuntime {
   if (runtime) return runtime;
   const broker = new RemoteBroker(run.broker);
-  const state: WorkerRuntime = {
-    broker,
-    current: undefined,
-    http: new HttpClient({
+  const client = (hooks: ClientHooks) =>
+    new HttpClient({
       baseUrl: run.baseUrl,
       keys: run.keys,
       extraHeaders: run.extraHeaders,
       timeoutMs: run.timeoutMs,
-      hooks: broker,
+      hooks,
       currentCheck: () => state.current,
-    }),
+      readOnly: run.readOnly,
+    });
+  const state: WorkerRuntime = {
+    broker,
+    current: undefined,
+    http: client(broker),
+    clientFor: (sink) =>
+      client({
+        acquire: (bucket, anonymous) => broker.acquire(bucket, anonymous),
+        record: async (exchange, body) => {
+          sink.push(exchange);
+          await broker.record(exchange, body);
+        },
+      }),
     async redact(text) {
       const redactor = new Redactor();
       redactor.add(run.keys.main, run.profile.keyPrefix);
@@ -62,28 +76,7 @@ export class CheckContext {
     readonly runtime: WorkerRuntime,
     readonly name: string,
   ) {
-    const exchanges = this.exchanges;
-    const base = runtime.http;
-    // A view of the shared client that remembers this check's exchanges.
-    this.http = new Proxy(base, {
-      get(target, prop, receiver) {
-        if (prop === 'send') {
-          return async (...args: Parameters<HttpClient['send']>) => {
-            try {
-              const res = await target.send(...args);
-              exchanges.push(res.exchange);
-              return res;
-            } catch (error) {
-              const exchange = (error as { exchange?: Exchange }).exchange;
-              if (exchange) exchanges.push(exchange);
-              throw error;
-            }
-          };
-        }
-        const value = Reflect.get(target, prop, receiver);
-        return typeof value === 'function' ? value.bind(receiver) : value;
-      },
-    });
+    this.http = runtime.clientFor(this.exchanges);
   }
 
   get profile() {
@@ -127,12 +120,23 @@ export class CheckContext {
    * failure reports the shrunk input with the seed and path that replay it.
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options: PropertyOptions = {}): Promise<void> {
+    // A target that stops answering must not cost a deadline per generated or shrunk input:
+    // after the first transport failure (or read-only refusal) every further case fails at
+    // once, without a request.
+    let transport: TransportFailure | ReadOnlyRefusal | null = null;
     const details = await fc.check(
       fc.asyncProperty(arbitrary, async (value) => {
-        await predicate(value);
+        if (transport) throw transport;
+        try {
+          await predicate(value);
+        } catch (error) {
+          if (error instanceof TransportFailure || error instanceof ReadOnlyRefusal) transport = error;
+          throw error;
+        }
       }),
       { seed: this.run.seed, numRuns: options.numRuns ?? this.run.propertyRuns },
     );
+    if (transport) throw transport;
     if (!details.failed) return;
     const cause = details.errorInstance;
     const counterexample = fc.stringify(details.counterexample?.[0]);

@@ -1,5 +1,5 @@
 import type { ClauseId } from '../clauses/catalogue.js';
-import type { Exchange } from '../http/exchange.js';
+import type { AuthKind, Exchange } from '../http/exchange.js';
 
 /** A check's result; a clause takes the most severe of its checks' (see `clauseStatus`). */
 export const CHECK_STATUSES = ['pass', 'not_applicable', 'skipped', 'warn', 'fail', 'error'] as const;
@@ -23,6 +23,10 @@ export interface CheckRecord {
   reason?: string;
   evidence?: Exchange[];
   repro?: Reproduction;
+  /** Requests the check sent, by credential. */
+  requests?: Partial<Record<AuthKind, number>>;
+  /** The check sent a request that changes data (a method other than GET, HEAD or OPTIONS). */
+  writes?: boolean;
 }
 
 declare module '@vitest/runner' {

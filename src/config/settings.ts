@@ -31,6 +31,8 @@ export interface Settings {
   readonly ledgerFile: string;
   /** The command line as given, for the report. */
   readonly argv: readonly string[];
+  /** A previous conformance.json: exit status and summary then speak of regressions. */
+  readonly baselineFile: string | null;
 }
 
 const FLAGS = {
@@ -47,13 +49,15 @@ const FLAGS = {
   seed: { type: 'string' },
   'property-runs': { type: 'string' },
   timeout: { type: 'string' },
+  baseline: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile FILE] [--report-dir DIR]
   [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
-  [--read-only] [--dry-run] [--seed N] [--property-runs N] [--timeout MS]
-Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY.`;
+  [--read-only] [--dry-run] [--seed N] [--property-runs N] [--timeout MS] [--baseline FILE]
+Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY.
+Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup.`;
 
 export class HelpRequested extends Error {}
 
@@ -99,6 +103,7 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     timeoutMs: integerSetting('--timeout', values.timeout ?? null, 100, 600_000) ?? 10_000,
     ledgerFile: resolve(reportDir, 'ledger.jsonl'),
     argv: [...argv],
+    baselineFile: values.baseline ? resolve(cwd, values.baseline) : null,
   };
 }
 

@@ -25,6 +25,12 @@ export interface ClientOptions {
   readonly hooks: ClientHooks;
   /** Names the check making a request, for the log. */
   readonly currentCheck?: () => string | undefined;
+  /**
+   * `--read-only`: refuse, before sending, any request that could change the target (a method
+   * other than GET, HEAD or OPTIONS) or that means to exhaust its rate limit (`expect429`).
+   * The guard holds whatever a check declares. @default false
+   */
+  readonly readOnly?: boolean;
 }
 
 export type Credential =
@@ -71,6 +77,14 @@ export interface HttpResponse {
   readonly exchange: Exchange;
 }
 
+/** A request `--read-only` does not send; the check that made it is left out (not_applicable 'read-only'). */
+export class ReadOnlyRefusal extends Error {
+  override readonly name = 'ReadOnlyRefusal';
+}
+
+/** Methods that change nothing on the target (RFC 9110's safe methods). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** The request got no complete response. The target's fault, so a failed check, never a crash. */
 export class TransportFailure extends Error {
   override readonly name = 'TransportFailure';
@@ -91,10 +105,15 @@ const UNPLANNED_429_RETRIES = 4;
 
 let sharedDispatcher: Dispatcher | null = null;
 
-/** One keep-alive pool per process; honours HTTP(S)_PROXY and NO_PROXY when set. */
-function dispatcher(): Dispatcher {
+/**
+ * One keep-alive pool per process; honours HTTP(S)_PROXY and NO_PROXY when set. The connect
+ * timeout follows the request deadline: undici does not abort a connection (a TLS handshake
+ * that never completes) on the request's signal, so without it a stalled handshake took 10 s
+ * whatever `--timeout` said.
+ */
+function dispatcher(deadlineMs: number): Dispatcher {
   if (!sharedDispatcher) {
-    const options = { connections: 16, keepAliveTimeout: 10_000, connect: { timeout: 10_000 } };
+    const options = { connections: 16, keepAliveTimeout: 10_000, connect: { timeout: Math.min(deadlineMs, 10_000) } };
     const proxied = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'].some((name) => process.env[name]);
     sharedDispatcher = proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
   }
@@ -123,6 +142,10 @@ export class HttpClient {
   }
 
   async send(spec: RequestSpec): Promise<HttpResponse> {
+    const method = (spec.method ?? 'GET').toUpperCase();
+    if (this.#options.readOnly && (!SAFE_METHODS.has(method) || spec.expect429)) {
+      throw new ReadOnlyRefusal(`${method} ${spec.path}${spec.expect429 ? ' meant to exhaust the rate limit' : ''} is not sent with --read-only`);
+    }
     let retryOf: number | undefined;
     for (let attempt = 0; ; attempt++) {
       const response = await this.#sendOnce(spec, retryOf);
@@ -174,21 +197,24 @@ export class HttpClient {
       ...(spec.pace === false ? { unpaced: true } : {}),
       ...(retryOf !== undefined ? { retryOf } : {}),
     };
+    markOverlaps(exchange);
     const started = performance.now();
     const timeoutMs = spec.timeoutMs ?? this.#options.timeoutMs ?? 10_000;
     const maxBytes = spec.maxBytes ?? bodyCap(spec);
     let text = '';
     let bytes = 0;
+    let headersArrived = false;
     try {
       const res = await request(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
-        dispatcher: dispatcher(),
+        dispatcher: dispatcher(this.#options.timeoutMs ?? 10_000),
         signal: AbortSignal.timeout(timeoutMs),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      headersArrived = true;
       const chunks: Buffer[] = [];
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         bytes += chunk.length;
@@ -205,16 +231,19 @@ export class HttpClient {
       exchange.response = {
         status: res.statusCode,
         headers: responseHeaders,
-        body: text.length > LOGGED_BODY_LIMIT ? text.slice(0, LOGGED_BODY_LIMIT) : text,
+        // A copy, not a slice: V8's slice would keep the whole (up to 40 MB) body alive in the log.
+        body: text.length > LOGGED_BODY_LIMIT ? Buffer.from(text.slice(0, LOGGED_BODY_LIMIT)).toString() : text,
         bytes,
         truncated: text.length > LOGGED_BODY_LIMIT,
         json: parsed.state,
       };
+      inFlight.delete(exchange);
       await this.#options.hooks.record(exchange, text);
       return { status: res.statusCode, headers: responseHeaders, text, json: parsed.value, exchange };
     } catch (error) {
+      inFlight.delete(exchange);
       exchange.durationMs = Math.round(performance.now() - started);
-      const [failureKind, message] = classify(error, timeoutMs, bytes);
+      const [failureKind, message] = classify(error, timeoutMs, bytes, headersArrived);
       exchange.failure = { kind: failureKind, message };
       await this.#options.hooks.record(exchange, '');
       throw new TransportFailure(failureKind, `${describeRequest(exchange)}: ${message}`, exchange);
@@ -248,9 +277,21 @@ export class HttpClient {
   }
 }
 
+/** Requests of this process (every client of a worker) now on the wire. */
+const inFlight = new Set<Exchange>();
+
+/** Marks the new exchange and every one still in flight as overlapping each other. */
+function markOverlaps(exchange: Exchange): void {
+  for (const other of inFlight) {
+    other.overlapped = true;
+    exchange.overlapped = true;
+  }
+  inFlight.add(exchange);
+}
+
 class BodyTooLarge extends Error {
   constructor(readonly cap: number) {
-    super(`response body larger than ${cap} bytes`);
+    super(`response body too large: larger than ${cap} bytes (not read further)`);
   }
 }
 
@@ -279,19 +320,23 @@ function parseJson(text: string): { state: 'ok' | 'invalid' | 'empty'; value: un
   }
 }
 
-function classify(error: unknown, timeoutMs: number, bytes: number): [TransportFailureKind, string] {
+function classify(error: unknown, timeoutMs: number, bytes: number, headersArrived: boolean): [TransportFailureKind, string] {
   if (error instanceof BodyTooLarge) return ['too_large', error.message];
   const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code ?? '';
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || code.startsWith('UND_ERR_') && code.includes('TIMEOUT')) {
-    return ['timeout', `no complete response within ${timeoutMs} ms${bytes > 0 ? ` (${bytes} bytes of body arrived)` : ''}`];
+    // Which stage stalled tells a hung server from a stalled or dripping body.
+    if (!headersArrived) return ['timeout', `timeout: no response within ${timeoutMs} ms`];
+    return ['timeout', `timeout: headers arrived but no complete body within ${timeoutMs} ms (${bytes} bytes of body arrived)`];
   }
   if (code === 'ECONNREFUSED') return ['refused', 'connection refused'];
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return ['dns', `host not found (${code})`];
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
-    return ['reset', `connection closed before the response was complete${bytes > 0 ? ` (after ${bytes} bytes of body)` : ''}`];
+    return ['reset', `connection reset: closed before the response was complete${bytes > 0 ? ` (after ${bytes} bytes of body)` : ''}`];
   }
-  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return ['tls', `TLS failed (${code})`];
+  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'EPROTO') {
+    return ['tls', `TLS failed (${code}: ${err.message ?? 'no detail'}); a private CA goes in NODE_EXTRA_CA_CERTS`];
+  }
   return ['other', `${code || err.name || 'error'}: ${err.message ?? String(error)}`];
 }
 

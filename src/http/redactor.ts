@@ -59,8 +59,7 @@ export class Redactor {
       for (const { value } of this.#secrets) {
         forms.add(value);
         forms.add(encodeURIComponent(value));
-        forms.add(Buffer.from(value).toString('base64'));
-        forms.add(Buffer.from(value).toString('base64url'));
+        for (const form of base64Forms(value)) forms.add(form);
       }
       this.#whole = alternation([...forms]);
     }
@@ -107,7 +106,29 @@ export class Redactor {
   }
 }
 
+/**
+ * The base64 and base64url spellings of a secret wherever it sits in an encoded text: alone, and
+ * the part that survives at each of the three byte alignments (as in `Basic base64("key:")`),
+ * where the groups at either edge mix in neighbouring bytes and are left out.
+ */
+export function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value);
+  const forms = [bytes.toString('base64'), bytes.toString('base64url')];
+  for (let shift = 0; shift < 3; shift++) {
+    const padded = Buffer.concat([Buffer.alloc(shift), bytes]);
+    const whole = Math.floor(padded.length / 3) * 4;
+    const encoded = padded.toString('base64').slice(shift === 0 ? 0 : 4, whole);
+    // Too short a middle would match by chance; the raw forms still cover short secrets.
+    if (encoded.length < 12) continue;
+    forms.push(encoded, encoded.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
+}
+
 function alternation(strings: string[]): RegExp {
   const sorted = strings.filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  // No string at all (a secret shorter than a part): a pattern that never matches, not an empty
+  // one that matches everywhere.
+  if (sorted.length === 0) return /(?!)/g;
   return new RegExp(sorted.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
 }

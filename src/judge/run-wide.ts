@@ -102,16 +102,21 @@ export const RUN_WIDE_JUDGES = {
         const reasons: string[] = [];
         if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}`);
         if (h.remaining !== null && h.limit !== null && h.remaining > h.limit) reasons.push(`X-RateLimit-Remaining ${h.remaining} exceeds the limit ${h.limit}`);
+        if (/^\s*-\d+\s*$/.test(e.response.headers['x-ratelimit-remaining'] ?? '')) reasons.push(`X-RateLimit-Remaining is negative (${e.response.headers['x-ratelimit-remaining']!.trim()})`);
         if (h.reset !== null) {
+          // Judged against the local time the response arrived, with RESET_SKEW_SECONDS either way.
           const ahead = h.reset - at;
-          if (ahead > profile.limits.windowSeconds + RESET_SKEW_SECONDS) reasons.push(`X-RateLimit-Reset ${h.reset} is ${Math.round(ahead)} s ahead, more than one window of ${profile.limits.windowSeconds} s: not a Unix time in seconds`);
-          else if (ahead < -RESET_SKEW_SECONDS) reasons.push(`X-RateLimit-Reset ${h.reset} lies ${Math.round(-ahead)} s in the past: not a Unix time of the window's end`);
+          const skew = `${RESET_SKEW_SECONDS} s of clock skew allowed`;
+          if (ahead > profile.limits.windowSeconds + RESET_SKEW_SECONDS) reasons.push(`X-RateLimit-Reset ${h.reset} is ${Math.round(ahead)} s ahead, more than one window of ${profile.limits.windowSeconds} s (${skew}): not a Unix time in seconds`);
+          else if (ahead < -RESET_SKEW_SECONDS) reasons.push(`X-RateLimit-Reset ${h.reset} lies ${Math.round(-ahead)} s in the past (${skew}): not the Unix time the window resets`);
         }
         return reasons.length === 0 ? [] : [{ reason: reasons.join('; '), exchange: e }];
       }),
 
-  'RATE-8': (log) => {
+  'RATE-8': (log, profile) => {
     const out: Violation[] = [];
+    // Only a Reset that is a Unix time near the response tells two windows apart (RATE-2 judges the rest).
+    const plausible = (e: Answered, reset: number) => Math.abs(reset - doneAt(e) / 1000) <= profile.limits.windowSeconds + RESET_SKEW_SECONDS;
     const last = new Map<string, Answered>();
     for (const e of answered(log).filter(authenticated)) {
       const before = last.get(e.bucket);
@@ -119,8 +124,10 @@ export const RUN_WIDE_JUDGES = {
       if (!before) continue;
       const a = rateHeaders(before.response.headers);
       const b = rateHeaders(e.response.headers);
-      const sequential = doneAt(before) <= Date.parse(e.startedAt);
+      // Overlapping requests may be handled in either order; the clock alone cannot tell (ms rounding).
+      const sequential = !before.overlapped && !e.overlapped && doneAt(before) <= Date.parse(e.startedAt);
       if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
+      if (!plausible(before, a.reset)) continue;
       // Another client on the key may take more; a Remaining that does not fall at all is the fault.
       if (b.remaining >= a.remaining) out.push({ reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request in the same window`, exchange: e });
     }

@@ -18,8 +18,8 @@ export interface PacerOptions {
    * @default 1000
    */
   readonly marginMs?: number;
-  /** Called when a wait of two seconds or more begins, for progress output. */
-  readonly onWait?: (bucket: string, ms: number) => void;
+  /** Called when a wait of two seconds or more begins, for progress output; `what` says why. */
+  readonly onWait?: (bucket: string, ms: number, what?: string) => void;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
 }
@@ -31,8 +31,14 @@ interface BucketState {
   /** Local time (ms) from which the target's window has reset. */
   resetAt: number | null;
   inFlight: number;
+  /** Requests set aside by `reserve`, sent later without pacing; each unpaced response uses one. */
+  reserved: number;
   /** Local send times within the last window, for the fallback. */
   sent: number[];
+  /** Local time of the last response (paced or not), for `untilFresh` without headers. */
+  lastSeenAt: number | null;
+  /** Whether the last response carried a plausible Reset (the window's end is known). */
+  resetKnown: boolean;
 }
 
 export interface RateHeaders {
@@ -62,55 +68,96 @@ export class Pacer {
   /** Resolves when one more request of the bucket fits its budget; counts it as in flight. */
   async acquire(bucket: string, anonymous: boolean): Promise<void> {
     const state = this.#state(bucket, anonymous);
+    await this.#waitFor(bucket, () => this.delay(bucket, anonymous), 'the rate-limit window');
+    state.inFlight++;
+    state.sent.push(this.#now());
+  }
+
+  /**
+   * Resolves when `count` requests of the bucket fit its budget, and sets them aside for requests
+   * sent without pacing (`pace: false`): a rate-limit check that must not be held up by the pacer
+   * between two requests (RATE-6 tries the main key right after exhausting another).
+   */
+  async reserve(bucket: string, anonymous: boolean, count: number): Promise<void> {
+    const state = this.#state(bucket, anonymous);
+    await this.#waitFor(bucket, () => this.delay(bucket, anonymous, count), 'budget to set aside for a rate-limit check');
+    state.reserved += count;
+    const now = this.#now();
+    for (let i = 0; i < count; i++) state.sent.push(now);
+  }
+
+  /**
+   * Resolves once no request the run made of the bucket counts in the target's current window:
+   * after the Reset the target last named, or, when it names none, one whole window (plus the
+   * margin) after the last response, which is fresh for fixed and sliding windows alike.
+   */
+  async untilFresh(bucket: string, anonymous: boolean): Promise<void> {
+    await this.#waitFor(bucket, () => this.freshIn(bucket, anonymous), 'a fresh rate-limit window');
+  }
+
+  /** Milliseconds until the bucket's window holds none of the run's requests. */
+  freshIn(bucket: string, anonymous: boolean): number {
+    const state = this.#state(bucket, anonymous);
+    const now = this.#now();
+    if (state.lastSeenAt === null) return 0;
+    if (state.resetKnown && state.resetAt !== null) return Math.max(0, state.resetAt - now);
+    if (state.resetKnown) return 0; // the Reset it named has passed (and was forgotten)
+    return Math.max(0, state.lastSeenAt + this.#options.windowMs + (this.#options.marginMs ?? 1000) - now);
+  }
+
+  async #waitFor(bucket: string, delay: () => number, what: string): Promise<void> {
     let announced = false;
     for (;;) {
-      const wait = this.delay(bucket, anonymous);
-      if (wait <= 0) break;
+      const wait = delay();
+      if (wait <= 0) return;
       if (!announced && wait >= LONG_WAIT_MS) {
-        this.#options.onWait?.(bucket, wait);
+        this.#options.onWait?.(bucket, wait, what);
         announced = true;
       }
       const slice = Math.min(wait, POLL_MS);
       this.waitedMs += slice;
       await this.#sleep(slice);
     }
-    state.inFlight++;
-    state.sent.push(this.#now());
   }
 
-  /** Milliseconds until the bucket allows another request; 0 when it does now. */
-  delay(bucket: string, anonymous: boolean): number {
+  /** Milliseconds until the bucket allows `count` more requests; 0 when it does now. */
+  delay(bucket: string, anonymous: boolean, count = 1): number {
     const state = this.#state(bucket, anonymous);
     const now = this.#now();
     if (state.resetAt !== null && now >= state.resetAt) {
       state.remaining = null;
       state.resetAt = null;
+      state.reserved = 0;
     }
     if (state.remaining !== null) {
-      if (state.remaining - state.inFlight > 0) return 0;
+      if (state.remaining - state.inFlight - state.reserved >= count) return 0;
       if (state.resetAt !== null) return state.resetAt - now;
     }
     const windowStart = now - this.#options.windowMs;
     while (state.sent.length > 0 && state.sent[0]! <= windowStart) state.sent.shift();
-    if (state.sent.length < state.ceiling) return 0;
-    return state.sent[0]! + this.#options.windowMs - now + 1;
+    if (state.sent.length + count <= state.ceiling) return 0;
+    return state.sent[Math.min(state.sent.length - 1, state.sent.length + count - 1 - state.ceiling)]! + this.#options.windowMs - now + 1;
   }
 
   /** Learns from a response of the bucket; `paced` says whether it went through `acquire`. */
   observe(bucket: string, anonymous: boolean, status: number | null, headers: RateHeaders, paced: boolean): void {
     const state = this.#state(bucket, anonymous);
     if (paced && state.inFlight > 0) state.inFlight--;
+    if (!paced && state.reserved > 0) state.reserved--;
     const now = this.#now();
+    state.lastSeenAt = now;
     const margin = this.#options.marginMs ?? 1000;
+    const reset = this.#plausibleReset(headers.reset, now, margin);
+    state.resetKnown = reset !== null;
     if (status === 429) {
       state.remaining = 0;
       const retryAfterMs = headers.retryAfter !== null && headers.retryAfter >= 0 ? headers.retryAfter * 1000 : this.#options.windowMs;
-      state.resetAt = now + Math.min(retryAfterMs, this.#options.windowMs + margin) + margin;
+      state.resetAt = Math.max(now + Math.min(retryAfterMs, this.#options.windowMs + margin) + margin, reset ?? 0);
       return;
     }
     if (headers.remaining === null || headers.remaining < 0) return;
     state.remaining = headers.remaining;
-    state.resetAt = this.#plausibleReset(headers.reset, now, margin);
+    state.resetAt = reset;
   }
 
   #plausibleReset(reset: number | null, now: number, margin: number): number | null {
@@ -129,7 +176,10 @@ export class Pacer {
         remaining: null,
         resetAt: null,
         inFlight: 0,
+        reserved: 0,
         sent: [],
+        lastSeenAt: null,
+        resetKnown: false,
       };
       this.#buckets.set(bucket, state);
     }

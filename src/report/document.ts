@@ -5,12 +5,16 @@ import { CATALOGUE_VERSION, UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue
 import type { LedgerEntry } from '../broker/ledger.js';
 import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/profile.js';
-import { countBy, type ClauseResult, type VerdictResult } from '../run/verdict.js';
+import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../run/verdict.js';
+import type { Comparison } from './baseline.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The machine-readable result, `conformance.json` (profile.md). */
 export interface ConformanceDocument {
+  /** Names the format, so that `diff` and `rerun` refuse a file that is not a report. */
+  format: typeof REPORT_FORMAT;
+  formatVersion: typeof REPORT_FORMAT_VERSION;
   verdict: VerdictResult['verdict'];
   complete: boolean;
   because: string;
@@ -23,14 +27,22 @@ export interface ConformanceDocument {
   startedAt: string;
   endedAt: string;
   durationMs: number;
+  /** Clauses by level and status. */
   counts: ReturnType<typeof countBy>;
+  /** Clauses by status, both levels together. */
+  totals: Record<ClauseStatus, number>;
   clauses: Array<Omit<ClauseResult, 'checks'> & { checks: ClauseResult['checks'] }>;
   unverifiable: readonly string[];
   preflight: { notes: readonly string[] };
   environment: { requests: number; unplanned429: number; waitedMs: number };
   resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
   suiteFaults: string[];
+  /** Present when the run was given `--baseline`. */
+  baseline?: Comparison;
 }
+
+export const REPORT_FORMAT = 'api-v1-conformance-report';
+export const REPORT_FORMAT_VERSION = 1;
 
 export interface DocumentInput {
   readonly verdict: VerdictResult;
@@ -49,23 +61,28 @@ export interface DocumentInput {
   readonly ledger: readonly LedgerEntry[];
   readonly preflightNotes: readonly string[];
   readonly suiteFaults: readonly string[];
+  readonly baseline?: Comparison;
 }
 
 export function buildDocument(input: DocumentInput): ConformanceDocument {
+  const counts = countBy(input.results);
   return {
+    format: REPORT_FORMAT,
+    formatVersion: REPORT_FORMAT_VERSION,
     verdict: input.verdict.verdict,
     complete: input.verdict.complete,
     because: input.verdict.because,
     target: { baseUrl: input.baseUrl, embedded: input.embedded, ...(input.targetNote ? { note: input.targetNote } : {}) },
     profile: { name: input.profile.profile.name, source: input.profile.source, sha256: input.profile.sha256, content: JSON.parse(input.profile.text) },
     suite: { version: suiteVersion(), commit: gitCommit(), catalogueVersion: CATALOGUE_VERSION },
-    command: ['conformance', ...input.argv],
+    command: ['conformance', ...redactHeaderValues(input.argv)],
     settings: input.settings,
     seed: input.seed,
     startedAt: input.startedAt.toISOString(),
     endedAt: input.endedAt.toISOString(),
     durationMs: input.endedAt.getTime() - input.startedAt.getTime(),
-    counts: countBy(input.results),
+    counts,
+    totals: totalsOf(counts),
     clauses: input.results.map((r) => ({ ...r, checks: r.checks.map(trimEvidence) })),
     unverifiable: UNVERIFIABLE_STATEMENTS,
     preflight: { notes: input.preflightNotes },
@@ -79,7 +96,38 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
       removed: input.ledger.filter((e) => e.event === 'deleted'),
     },
     suiteFaults: [...input.suiteFaults],
+    ...(input.baseline ? { baseline: input.baseline } : {}),
   };
+}
+
+function totalsOf(counts: ReturnType<typeof countBy>): Record<ClauseStatus, number> {
+  const totals = { ...counts.MUST };
+  for (const status of Object.keys(totals) as ClauseStatus[]) totals[status] += counts.SHOULD[status];
+  return totals;
+}
+
+/**
+ * A `--header` value may be a gateway token: the command line keeps the header's name only.
+ * (Keys never reach the command line: they come from the environment.)
+ */
+export function redactHeaderValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--header' && i + 1 < argv.length) {
+      out.push(arg, withoutValue(argv[++i]!));
+    } else if (arg.startsWith('--header=')) {
+      out.push(`--header=${withoutValue(arg.slice('--header='.length))}`);
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+function withoutValue(header: string): string {
+  const at = header.indexOf(':');
+  return at > 0 ? `${header.slice(0, at)}: [REDACTED]` : '[REDACTED]';
 }
 
 /** Evidence bodies are cut to what a reader needs. */

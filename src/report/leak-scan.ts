@@ -1,20 +1,52 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../http/redactor.js';
+import type { Output } from '../run/run.js';
 
 /**
  * Scans every file the run wrote for a known secret, scrubs any hit in place and names the
  * files it had to scrub. A hit means a redaction was missed somewhere: the run says so loudly.
+ * Walks sub-folders too: whatever lands under the report folder is the run's output.
  */
 export function scrubReports(dir: string, redactor: Redactor): string[] {
   const scrubbed: string[] = [];
   for (const name of readdirSync(dir)) {
     const file = join(dir, name);
-    if (!statSync(file).isFile()) continue;
+    const stat = statSync(file);
+    if (stat.isDirectory()) {
+      scrubbed.push(...scrubReports(file, redactor));
+      continue;
+    }
+    if (!stat.isFile()) continue;
     const text = readFileSync(file, 'utf8');
     if (!redactor.leaks(text)) continue;
     writeFileSync(file, redactor.redact(text));
     scrubbed.push(file);
   }
   return scrubbed;
+}
+
+/** The run's console output, passed through the redactor; `leaks` counts lines it had to scrub. */
+export interface GuardedOutput extends Output {
+  readonly leaks: number;
+}
+
+/**
+ * Wraps the run's output so that no line reaches the console with a secret in it. A scrubbed line
+ * is a missed redaction upstream: the run counts it and ends inconclusive.
+ */
+export function guardOutput(io: Output, redactor: Redactor): GuardedOutput {
+  let leaks = 0;
+  const safe = (line: string) => {
+    if (!redactor.leaks(line)) return line;
+    leaks++;
+    return redactor.redact(line);
+  };
+  return {
+    out: (line) => io.out(safe(line)),
+    err: (line) => io.err(safe(line)),
+    get leaks() {
+      return leaks;
+    },
+  };
 }

@@ -1,12 +1,118 @@
-import type { Ledger } from '../broker/ledger.js';
-import type { HttpClient } from '../http/client.js';
-import type { Profile } from '../profile/profile.js';
+import { UNKNOWN_ID, type Ledger, type LedgerEntry } from '../broker/ledger.js';
+import { TransportFailure, type HttpClient } from '../http/client.js';
+import { fillPath, type Profile } from '../profile/profile.js';
 import type { Output } from './run.js';
+
+/** A key that could not be deleted, and why. */
+export interface LeftBehind {
+  readonly entry: LedgerEntry;
+  readonly reason: string;
+}
+
+export interface CleanupResult {
+  readonly deleted: LedgerEntry[];
+  readonly leftBehind: LeftBehind[];
+}
+
+/** Pages of the key list read when looking a key up by name: 100 a page covers any real account. */
+const MAX_LIST_PAGES = 50;
 
 /**
  * Deletes what the run created and did not delete again (keys, from the ledger), also when
- * checks failed or the target misbehaved. Called once at the end of every run.
+ * checks failed or the target misbehaved. Called once at the end of every run; says what it did
+ * only when there was something to do.
  */
-export async function cleanupCreated(_http: HttpClient, _ledger: Ledger, _profile: Profile, _io: Output): Promise<void> {
-  // Filled in by the key lifecycle work (issue 5).
+export async function cleanupCreated(http: HttpClient, ledger: Ledger, profile: Profile, io: Output): Promise<CleanupResult> {
+  const outstanding = ledger.outstanding('api_key');
+  if (outstanding.length === 0) return { deleted: [], leftBehind: [] };
+  const result = await deleteKeys(http, ledger, profile, outstanding);
+  io.out(`cleanup: ${describeCleanup(result)}`);
+  return result;
+}
+
+/** One line: what was deleted and what stays on the target (by name and id, never a secret). */
+export function describeCleanup(result: CleanupResult): string {
+  const parts = [`deleted ${result.deleted.length} key(s) the suite created${result.deleted.length > 0 ? ` (${result.deleted.map(label).join(', ')})` : ''}`];
+  if (result.leftBehind.length > 0) {
+    const byReason = new Map<string, string[]>();
+    for (const { entry, reason } of result.leftBehind) byReason.set(reason, [...(byReason.get(reason) ?? []), label(entry)]);
+    const groups = [...byReason].map(([reason, labels]) => `${labels.join(', ')} (${reason})`);
+    parts.push(`${result.leftBehind.length} key(s) LEFT ON THE TARGET: ${groups.join('; ')}`);
+  }
+  return parts.join('; ');
+}
+
+function label(entry: LedgerEntry): string {
+  return `${entry.name ?? '(no name)'} [${entry.id}]`;
+}
+
+/**
+ * Deletes each key through the profile's key path with the configured key, and records every
+ * deletion in the ledger. A 404 means the key is already gone: recorded too, so that `cleanup`
+ * does not try again.
+ */
+export async function deleteKeys(http: HttpClient, ledger: Ledger, profile: Profile, entries: readonly LedgerEntry[]): Promise<CleanupResult> {
+  const deleted: LedgerEntry[] = [];
+  const leftBehind: LeftBehind[] = [];
+  const template = profile.paths.apiKey;
+  let byName: Map<string, string> | null = null;
+  for (const entry of entries) {
+    if (!template) {
+      leftBehind.push({ entry, reason: 'the profile declares no key path, so keys cannot be deleted' });
+      continue;
+    }
+    let id: string | null = entry.id;
+    if (id === UNKNOWN_ID) {
+      byName ??= await keyIdsByName(http, profile);
+      id = entry.name ? (byName.get(entry.name) ?? null) : null;
+      if (id === null && entry.event === 'creating') {
+        // Announced, never answered, and not on the target: the creation did not happen.
+        ledger.add({ ...entry, event: 'not_created', at: new Date().toISOString(), pid: process.pid, note: 'not in the key list' });
+        continue;
+      }
+      if (id === null) {
+        leftBehind.push({ entry, reason: 'its creation response named no id and the key list does not show it by name' });
+        continue;
+      }
+    }
+    try {
+      const res = await http.delete(fillPath(template, id));
+      if (res.status === 404 || (res.status >= 200 && res.status < 300)) {
+        const done: LedgerEntry = { ...entry, id: entry.event === 'creating' ? entry.id : id, event: 'deleted', at: new Date().toISOString(), pid: process.pid, ...(res.status === 404 ? { note: 'already gone: 404' } : {}) };
+        ledger.add(done);
+        deleted.push(done);
+      } else {
+        leftBehind.push({ entry, reason: `DELETE answered ${res.status}` });
+      }
+    } catch (error) {
+      if (!(error instanceof TransportFailure)) throw error;
+      leftBehind.push({ entry, reason: error.message });
+    }
+  }
+  return { deleted, leftBehind };
+}
+
+/** Name → id of every key the list shows, where the profile names the members; empty otherwise. */
+export async function keyIdsByName(http: HttpClient, profile: Profile): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const key of await listKeys(http, profile)) out.set(key.name, key.id);
+  return out;
+}
+
+/** Every key the list shows, as name and id; empty when the profile lacks the list or its members. */
+export async function listKeys(http: HttpClient, profile: Profile): Promise<{ name: string; id: string }[]> {
+  const { apiKeyList } = profile.paths;
+  const { id: idField, name: nameField } = profile.apiKeyFields;
+  if (!apiKeyList || !idField || !nameField) return [];
+  const out: { name: string; id: string }[] = [];
+  for (let page = 1; page <= MAX_LIST_PAGES; page++) {
+    const res = await http.get(apiKeyList, { query: { page, limit: 100 } });
+    const body = res.json as { items?: unknown; has_more?: unknown } | undefined;
+    if (res.status !== 200 || !Array.isArray(body?.items)) break;
+    for (const item of body.items as Record<string, unknown>[]) {
+      if (typeof item?.[nameField] === 'string' && typeof item[idField] === 'string') out.push({ name: item[nameField] as string, id: item[idField] as string });
+    }
+    if (body.has_more !== true) break;
+  }
+  return out;
 }

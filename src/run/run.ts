@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import { startVitest, type Vitest } from 'vitest/node';
 import { ConformanceReporter } from '../../reporters/conformance.js';
 import { ProgressReporter } from '../../reporters/progress.js';
 import { REFERENCE_PROFILE_FILE, startReference, type RunningReference } from '../../reference/server.js';
@@ -13,10 +13,16 @@ import { ConformanceError } from '../errors.js';
 import { closeDispatcher, HttpClient } from '../http/client.js';
 import { loadProfile, profileFromObject, type LoadedProfile } from '../profile/profile.js';
 import { buildDocument } from '../report/document.js';
-import { scrubReports } from '../report/leak-scan.js';
+import { guardOutput, scrubReports } from '../report/leak-scan.js';
 import { writeReports } from '../report/write.js';
+import { baselineExitCode, compareReports, readReportFile } from '../report/baseline.js';
+import { verdictLines } from '../report/terminal.js';
+import { vitestOutput } from '../../reporters/vitest-output.js';
+import { GithubAnnotationsReporter } from '../../reporters/github-annotations.js';
 import { cleanupCreated } from './cleanup.js';
+import { onInterrupt, type Interrupt } from './interrupt.js';
 import type { RunContext } from './context.js';
+import { dryRunLines } from './dry-run.js';
 import { preflight } from './preflight.js';
 import { SuiteOrder } from './suite-order.js';
 import { clauseResults, verdictOf } from './verdict.js';
@@ -43,7 +49,13 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
   const embedded = settings.baseUrl === null;
   let reference: RunningReference | null = null;
   let served: RunningBroker | null = null;
+  // Keys the run created are deleted whatever happens: checks failing, the target misbehaving,
+  // the suite breaking, Ctrl-C (issue 5). Set once there is something to clean up with.
+  let cleanup: (() => Promise<unknown>) | null = null;
+  let interrupt: Interrupt | null = null;
   try {
+    // Read before anything starts: an unreadable baseline is a setting error (exit 2), not a late surprise.
+    const baseline = settings.baselineFile ? readReportFile(settings.baselineFile, 'baseline') : null;
     let loaded = loadProfile(settings.profileFile ?? (embedded ? REFERENCE_PROFILE_FILE : DOCUMENT_PROFILE_FILE));
     let baseUrl: string;
     let keys: { main: string; other: string | null };
@@ -70,9 +82,13 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         windowMs: profile.limits.windowSeconds * 1000,
         // A target on this machine shares its clock; a remote one may be a second apart.
         marginMs: isLoopback(baseUrl) ? 30 : 1000,
-        onWait: (bucket, ms) => io.out(`  … waiting ${Math.ceil(ms / 1000)} s for the rate-limit window (${bucket === 'anonymous' ? 'requests without a key' : 'a key'})`),
+        // The broker names the bucket in words (`the main key`); `what` says what is awaited.
+        onWait: (who, ms, what) =>
+          io.out(`  … waiting ${Math.ceil(ms / 1000)} s for ${what ?? 'the rate-limit window'} (${who}), until ${new Date(Date.now() + ms).toISOString().slice(11, 19)} UTC`),
       },
     });
+    const guarded = guardOutput(io, broker.redactor);
+    io = guarded;
     broker.addConfiguredSecret(keys.main);
     broker.addConfiguredSecret(keys.other);
     for (const [, value] of settings.extraHeaders) broker.addConfiguredSecret(value);
@@ -86,9 +102,15 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       hooks: { acquire: (b, a) => broker.acquire(b, a), record: async (e, body) => void broker.record(e, body) },
       currentCheck: () => 'preflight',
     });
+    cleanup = once(() => cleanupCreated(http, broker.ledger, profile, io));
     io.out(`conformance: ${baseUrl}${embedded ? ' (embedded reference server)' : ''}, profile "${profile.name}", seed ${seed}`);
     const checked = await preflight(http, profile, keys.other !== null);
     for (const note of checked.notes) io.out(`  note: ${note}`);
+    if (settings.dryRun) {
+      const lines = dryRunLines({ profile, selection: { only: settings.only, skip: settings.skip }, readOnly: settings.readOnly, hasOtherAccountKey: keys.other !== null });
+      for (const line of lines) io.out(line);
+      return 0;
+    }
 
     const context: RunContext = {
       runId,
@@ -109,6 +131,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const collector = new ConformanceReporter();
     mkdirSync(settings.reportDir, { recursive: true });
     const junitFile = join(settings.reportDir, 'junit.xml');
+    let running: Vitest | null = null;
+    interrupt = onInterrupt(io, () => running);
     const vitest = await startVitest(
       'test',
       [],
@@ -117,18 +141,42 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         config: false,
         watch: false,
         include: ['suites/**/*.suite.ts'],
-        reporters: [collector, new ProgressReporter(io.out), 'junit'],
+        reporters: [
+          collector,
+          new ProgressReporter(io.out),
+          'junit',
+          ...(process.env.GITHUB_ACTIONS === 'true' ? [new GithubAnnotationsReporter(io.out, ROOT)] : []),
+          // Hands over the running vitest, so that Ctrl-C can stop it and clean up (interrupt.ts).
+          {
+            onInit: (v: Vitest) => {
+              running = v;
+              interrupt?.claim();
+            },
+          },
+        ],
         outputFile: { junit: junitFile },
         provide: { conformance: context },
         fileParallelism: false,
+        // One worker for all suites: the module graph (ajv, fast-check, faker) loads once, not per file.
+        isolate: false,
+        pool: 'threads',
         sequence: { sequencer: SuiteOrder },
         passWithNoTests: true,
+        // Annotations point at the check's line in its suite file.
+        includeTaskLocation: true,
       },
       { logLevel: 'error', cacheDir: join(ROOT, 'node_modules/.vite-conformance') },
+      { stdout: vitestOutput(io.out), stderr: vitestOutput(io.err) },
     );
     await vitest.close();
     process.exitCode = 0;
-    await cleanupCreated(http, broker.ledger, profile, io);
+    await cleanup();
+    if (interrupt.interrupted) {
+      const leakedOnStop = scrubReports(settings.reportDir, broker.redactor);
+      if (leakedOnStop.length > 0 || guarded.leaks > 0) io.err(`SECRET LEAK: a secret was found and scrubbed in ${[...leakedOnStop, ...(guarded.leaks > 0 ? ['the console output'] : [])].join(', ')}`);
+      io.err('interrupted: no verdict');
+      return 130;
+    }
 
     const results = clauseResults(collector.records, {
       selection: context.selection,
@@ -155,19 +203,17 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       preflightNotes: checked.notes,
       suiteFaults: collector.suiteFaults,
     });
-    const written = writeReports(document, settings.reportDir, broker.redactor);
+    if (baseline) document.baseline = compareReports(baseline, document, settings.baselineFile!);
+    const written = writeReports(document, settings.reportDir, broker.redactor, { junitFile, stepSummary: process.env.GITHUB_STEP_SUMMARY || null });
     const leaked = scrubReports(settings.reportDir, broker.redactor);
+    if (guarded.leaks > 0) leaked.push('the console output');
     if (leaked.length > 0) {
       io.err(`SECRET LEAK: a secret was found and scrubbed in ${leaked.join(', ')}; the run is inconclusive`);
       return 2;
     }
-    const counts = document.counts;
-    io.out(
-      `verdict: ${verdict.verdict}${verdict.complete ? '' : ' (incomplete)'}: ${verdict.because}. ` +
-        `MUST ${counts.MUST.pass} pass, ${counts.MUST.fail} fail; SHOULD ${counts.SHOULD.pass} pass, ${counts.SHOULD.warn} warn`,
-    );
-    io.out(`reports: ${[...written, junitFile].join(', ')}`);
-    return verdict.exitCode;
+    for (const line of verdictLines(document, [...written, junitFile])) io.out(line);
+    // With a baseline, only a regression fails the gate: a known failure exits 0.
+    return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline) : verdict.exitCode;
   } catch (error) {
     if (error instanceof ConformanceError) {
       io.err(error.toLine());
@@ -175,10 +221,22 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     }
     throw error;
   } finally {
+    interrupt?.dispose();
+    try {
+      await cleanup?.();
+    } catch (error) {
+      io.err(`cleanup failed: ${(error as Error).message}; \`conformance cleanup\` deletes what the ledger lists`);
+    }
     await served?.close();
     await reference?.close();
     await closeDispatcher();
   }
+}
+
+/** Runs `fn` the first time only; later calls get the same promise. */
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let done: Promise<T> | null = null;
+  return () => (done ??= fn());
 }
 
 function embeddedProfile(loaded: LoadedProfile, reference: RunningReference): LoadedProfile {

@@ -1,7 +1,107 @@
+import { hostname } from 'node:os';
+import { Ledger, outstandingOf, readLedgerFile, type LedgerEntry } from '../../broker/ledger.js';
+import { readSettings } from '../../config/settings.js';
 import { ConformanceError } from '../../errors.js';
+import { closeDispatcher, HttpClient } from '../../http/client.js';
+import { Pacer, rateHeaders } from '../../pacing/pacer.js';
+import { loadProfile } from '../../profile/profile.js';
+import { deleteKeys, describeCleanup, listKeys } from '../../run/cleanup.js';
+import { DOCUMENT_PROFILE_FILE } from '../../run/run.js';
 import type { Command } from '../command.js';
 
-/** `conformance cleanup`: not built yet. */
-export const cleanupCommand: Command = async () => {
-  throw new ConformanceError('CONF_SETTING_INVALID', '"cleanup" is not available in this version');
+/**
+ * How old a suite-named key must be before `cleanup` deletes it by its name alone: longer than
+ * any run can last (a run paced at the document's 20 and 100 a minute takes well under an hour;
+ * a day leaves room for the slowest target), so that a run going on beside it is never touched.
+ */
+export const LONGEST_RUN_MS = 24 * 60 * 60 * 1000;
+
+/** Names the suite gives keys: `conformance-<run id>-<purpose>`, the run id starting with its UTC start. */
+const RUN_KEY_NAME = /^conformance-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-[0-9a-f]{6}-/;
+
+/**
+ * `conformance cleanup`: deletes the keys interrupted runs left on the target. First those the
+ * ledger lists as created and not deleted (unless their run is still going), then keys named by
+ * the suite and older than the longest possible run. Lists before deleting, says what it deleted.
+ * Exit 0 when nothing is left, 1 when a key could not be deleted.
+ */
+export const cleanupCommand: Command = async (args, io) => {
+  const settings = readSettings(args);
+  if (settings.baseUrl === null) {
+    throw new ConformanceError('CONF_SETTING_INVALID', 'cleanup needs the target (CONFORMANCE_BASE_URL or --base-url): the embedded reference keeps nothing between runs');
+  }
+  const baseUrl = settings.baseUrl;
+  const { profile } = loadProfile(settings.profileFile ?? DOCUMENT_PROFILE_FILE);
+  const pacer = new Pacer({ perKey: profile.limits.perKeyPerMinute, anonymous: profile.limits.unauthenticatedPerMinute, windowMs: profile.limits.windowSeconds * 1000 });
+  const http = new HttpClient({
+    baseUrl,
+    keys: { main: settings.apiKey, other: null },
+    extraHeaders: settings.extraHeaders,
+    timeoutMs: settings.timeoutMs,
+    hooks: {
+      acquire: (bucket, anonymous) => pacer.acquire(bucket, anonymous),
+      record: async (e) => pacer.observe(e.bucket, e.auth === 'none', e.response?.status ?? null, rateHeaders(e.response?.headers ?? {}), true),
+    },
+    currentCheck: () => 'cleanup',
+  });
+  const ledger = new Ledger(settings.ledgerFile);
+  try {
+    const entries = readLedgerFile(settings.ledgerFile);
+    const outstanding = outstandingOf(entries, 'api_key').filter((e) => sameTarget(e.baseUrl, baseUrl));
+    const live = outstanding.filter(runStillGoing);
+    const mine = outstanding.filter((e) => !runStillGoing(e));
+    for (const e of live) io.out(`  left alone: ${e.name ?? e.id} [${e.id}], its run (process ${e.pid}) is still going`);
+    if (mine.length > 0) {
+      io.out(`cleanup: ${mine.length} key(s) in ${settings.ledgerFile} created by interrupted runs and not deleted:`);
+      for (const e of mine) io.out(`  ${e.name ?? '(no name)'} [${e.id}] created ${e.at} by run ${e.runId}`);
+    }
+    const fromLedger = await deleteKeys(http, ledger, profile, mine);
+
+    // Keys the ledger never heard of (a run killed between creation and its ledger line): by name.
+    const handled = new Set([...entries.map((e) => e.id), ...fromLedger.deleted.map((e) => e.id)]);
+    const now = Date.now();
+    const stale = (await listKeys(http, profile)).filter((k) => !handled.has(k.id) && startedAt(k.name) !== null && now - startedAt(k.name)! > LONGEST_RUN_MS);
+    if (stale.length > 0) {
+      io.out(`cleanup: ${stale.length} key(s) named by this suite, from runs that started more than ${LONGEST_RUN_MS / 3_600_000} h ago:`);
+      for (const k of stale) io.out(`  ${k.name} [${k.id}]`);
+    }
+    const byName = await deleteKeys(
+      http,
+      ledger,
+      profile,
+      stale.map((k): LedgerEntry => ({ event: 'created', kind: 'api_key', id: k.id, name: k.name, runId: runIdOf(k.name), baseUrl, at: new Date().toISOString(), note: 'found by name' })),
+    );
+    const result = { deleted: [...fromLedger.deleted, ...byName.deleted], leftBehind: [...fromLedger.leftBehind, ...byName.leftBehind] };
+    if (mine.length === 0 && stale.length === 0) io.out(`cleanup: nothing to delete on ${baseUrl}`);
+    else io.out(`cleanup: ${describeCleanup(result)}`);
+    return result.leftBehind.length > 0 ? 1 : 0;
+  } finally {
+    await closeDispatcher();
+  }
 };
+
+/** The ledger of one report folder may hold runs against several targets. */
+function sameTarget(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+}
+
+/** A run on this host whose process is alive: its keys are its own business. */
+function runStillGoing(entry: LedgerEntry): boolean {
+  if (entry.pid === undefined || entry.host !== hostname() || entry.pid === process.pid) return false;
+  try {
+    process.kill(entry.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function startedAt(name: string): number | null {
+  const m = RUN_KEY_NAME.exec(name);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : null;
+}
+
+function runIdOf(name: string): string {
+  return name.slice('conformance-'.length).split('-').slice(0, 2).join('-');
+}
+

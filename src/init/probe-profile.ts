@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import { DOCUMENT_LIMITS } from '../profile/profile.js';
+import { errorOf, isObject, itemsOf, probe, totalOf, type ProbeTarget } from './probe-http.js';
+
+/** How `init` knows a fact: it saw the target answer so, or it wrote the usual value unseen. */
+export type How = 'probed' | 'guessed';
+
+export interface Fact {
+  readonly value: unknown;
+  readonly how: How;
+  /** What was sent and seen, or why it could not be. */
+  readonly why: string;
+}
+
+/** Facts by their place in the profile, dotted: `paths.workspace`, `submissions.listFilters`. */
+export type Facts = Record<string, Fact>;
+
+const probed = (value: unknown, why: string): Fact => ({ value, how: 'probed', why });
+const guessed = (value: unknown, why: string): Fact => ({ value, how: 'guessed', why });
+
+/** Resources with a list the document shows and a retrieval it leaves open (api-v1.md, Operations). */
+const RETRIEVALS = [
+  ['workspace', '/api/v1/workspaces'],
+  ['governanceModel', '/api/v1/governance_models'],
+  ['record', '/api/v1/records'],
+] as const;
+
+/** Lists and retrievals the document names without their paths. */
+const LISTED = [
+  ['taxonomies', 'taxonomy', '/api/v1/taxonomies'],
+  ['fields', 'field', '/api/v1/fields'],
+  ['picklists', 'picklist', '/api/v1/picklists'],
+] as const;
+
+/** Where admin-only endpoints usually live: the first to answer 403 becomes the forbidden probe (AUTH-4). */
+const FORBIDDEN_CANDIDATES = ['/api/v1/admin/audit_log', '/api/v1/admin/users', '/api/v1/admin/settings', '/api/v1/admin', '/api/v1/audit_log'];
+
+const BODY_FIELDS = ['workspace_id', 'taxonomy_id', 'rows'] as const;
+/** Values of the wrong type, so that a probe of required fields can never create a submission. */
+const WRONG_TYPED: Record<(typeof BODY_FIELDS)[number], unknown> = { workspace_id: 0, taxonomy_id: 0, rows: 'not-an-array' };
+
+/**
+ * Probes the conventional places of the facts the document leaves open. Only one probe changes
+ * anything: a key is created to learn its fields and prefix, then deleted.
+ */
+export async function probeFacts(target: ProbeTarget, log: (line: string) => void): Promise<Facts> {
+  const facts: Facts = {};
+  const firstIds: Record<string, string | null> = {};
+  for (const [name, list] of RETRIEVALS) {
+    const { fact, firstId } = await retrieval(target, list, `${list}/{id}`);
+    facts[`paths.${name}`] = fact;
+    firstIds[name] = firstId;
+  }
+  for (const [listName, itemName, list] of LISTED) {
+    const listed = await probe(target, 'GET', list, { query: { limit: '1' } });
+    const items = itemsOf(listed);
+    if (!items) {
+      facts[`paths.${listName}`] = probed(null, `GET ${list} answered ${listed.status} without a pagination envelope`);
+      facts[`paths.${itemName}`] = probed(null, `no list at ${list}`);
+      continue;
+    }
+    facts[`paths.${listName}`] = probed(list, `GET ${list} answered 200 with a pagination envelope`);
+    facts[`paths.${itemName}`] = (await retrieval(target, list, `${list}/{id}`)).fact;
+    if (listName === 'taxonomies') firstIds.taxonomy = typeof items[0]?.id === 'string' ? items[0].id : null;
+  }
+  Object.assign(facts, await limits(target));
+  Object.assign(facts, await keys(target, log));
+  Object.assign(facts, await submissions(target, firstIds.workspace ?? null));
+  facts.forbiddenProbe = await forbidden(target);
+  return facts;
+}
+
+async function retrieval(target: ProbeTarget, list: string, template: string): Promise<{ fact: Fact; firstId: string | null }> {
+  const listed = await probe(target, 'GET', list, { query: { limit: '1' } });
+  const id = itemsOf(listed)?.[0]?.id;
+  if (typeof id !== 'string') return { fact: guessed(template, `GET ${list} gave no item to fetch (status ${listed.status})`), firstId: null };
+  const path = template.replace('{id}', encodeURIComponent(id));
+  const fetched = await probe(target, 'GET', path);
+  // Some APIs wrap a single resource in `data`; a record has a `data` member of its own, so unwrap only without an id.
+  const body = isObject(fetched.json) && !('id' in fetched.json) && isObject(fetched.json.data) ? fetched.json.data : fetched.json;
+  if (fetched.status === 200 && isObject(body) && body.id === id) return { fact: probed(template, `GET ${path} answered 200 with the same id`), firstId: id };
+  return { fact: probed(null, `GET ${path} answered ${fetched.status}: no retrieval at the conventional path`), firstId: id };
+}
+
+async function limits(target: ProbeTarget): Promise<Facts> {
+  const header = (value: string | null) => (value !== null && /^\d+$/.test(value) ? Number(value) : null);
+  const keyed = header((await probe(target, 'GET', '/api/v1/workspaces', { query: { limit: '1' } })).headers.get('x-ratelimit-limit'));
+  const anonymous = header((await probe(target, 'GET', '/api/v1/workspaces', { key: null, query: { limit: '1' } })).headers.get('x-ratelimit-limit'));
+  return {
+    'limits.perKeyPerMinute': keyed
+      ? probed(keyed, `X-RateLimit-Limit: ${keyed} on an authenticated response`)
+      : guessed(DOCUMENT_LIMITS.perKeyPerMinute, 'no X-RateLimit-Limit header: the document figure'),
+    'limits.unauthenticatedPerMinute': anonymous
+      ? probed(anonymous, `X-RateLimit-Limit: ${anonymous} on a response without a key`)
+      : guessed(DOCUMENT_LIMITS.unauthenticatedPerMinute, 'no X-RateLimit-Limit header without a key: the document figure'),
+    'limits.windowSeconds': guessed(DOCUMENT_LIMITS.windowSeconds, "the document's minute; a response does not tell the window's length"),
+  };
+}
+
+/** Creates a key, learns its fields and prefix from it, and deletes it again. */
+async function keys(target: ProbeTarget, log: (line: string) => void): Promise<Facts> {
+  const facts: Facts = {};
+  const listPath = '/api/v1/api_keys';
+  const listed = await probe(target, 'GET', listPath);
+  const listItems = itemsOf(listed);
+  facts['paths.apiKeyList'] = listItems
+    ? probed(listPath, `GET ${listPath} answered 200 with a pagination envelope`)
+    : probed(null, `GET ${listPath} answered ${listed.status} without a pagination envelope`);
+  const name = `conformance-init-${randomBytes(4).toString('hex')}`;
+  const created = await probe(target, 'POST', '/api/v1/api_keys', { body: { name } });
+  const unknown = (why: string): Facts => ({
+    ...facts,
+    keyPrefix: guessed(null, why),
+    'apiKeyFields.id': guessed('id', why),
+    'apiKeyFields.secret': guessed('key', why),
+    'apiKeyFields.name': guessed('name', why),
+    'apiKeyFields.lastUsedAt': guessed('last_used_at', why),
+    'paths.apiKey': guessed('/api/v1/api_keys/{id}', why),
+  });
+  if (created.status < 200 || created.status > 299 || !isObject(created.json)) return unknown(`POST /api/v1/api_keys answered ${created.status}: no key to learn from`);
+  const body = created.json;
+  const members = Object.entries(body);
+  let secretField: string | null = null;
+  // The secret is the member that authenticates; likely names are tried first to spare requests.
+  const candidates = members.filter(([, v]) => typeof v === 'string' && v !== name && v.length >= 16).sort(([a], [b]) => Number(/key|secret|token/i.test(b)) - Number(/key|secret|token/i.test(a)));
+  for (const [member, value] of candidates) {
+    if ((await probe(target, 'GET', '/api/v1/workspaces', { key: value as string, query: { limit: '1' } })).status === 200) {
+      secretField = member;
+      break;
+    }
+  }
+  const secret = secretField ? (body[secretField] as string) : null;
+  const idField = typeof body.id === 'string' ? 'id' : (members.find(([m, v]) => /id$/i.test(m) && typeof v === 'string')?.[0] ?? null);
+  const id = idField ? (body[idField] as string) : null;
+  const nameField = members.find(([, v]) => v === name)?.[0] ?? null;
+  const afterList = itemsOf(await probe(target, 'GET', listPath, { query: { limit: '10000' } }));
+  const listed2 = afterList?.find((item) => idField !== null && item[idField] === id) ?? body;
+  const lastUsedField = Object.keys(listed2).find((m) => /last.?used/i.test(m)) ?? null;
+  const seen = 'POST /api/v1/api_keys answered with';
+  facts['apiKeyFields.id'] = idField ? probed(idField, `${seen} the id in "${idField}"`) : guessed('id', `${seen} no string id member`);
+  facts['apiKeyFields.secret'] = secretField ? probed(secretField, `${seen} the key in "${secretField}": it authenticated`) : guessed('key', `${seen} no member that authenticates`);
+  facts['apiKeyFields.name'] = nameField ? probed(nameField, `${seen} the name sent in "${nameField}"`) : guessed('name', `${seen} the name in no member`);
+  facts['apiKeyFields.lastUsedAt'] = lastUsedField ? probed(lastUsedField, `the key's list item has "${lastUsedField}"`) : guessed('last_used_at', 'no member named like last_used in the key list');
+  facts.keyPrefix = prefixFact(target.key, secret);
+  facts['paths.apiKey'] = await deleteKey(target, id, secret, log);
+  return facts;
+}
+
+/** The fixed start shared by the configured key and a new one, up to its last separator. */
+function prefixFact(configured: string, created: string | null): Fact {
+  if (!created) return guessed(null, 'no created key to compare with');
+  let common = 0;
+  while (common < Math.min(configured.length, created.length) && configured[common] === created[common]) common++;
+  const shared = configured.slice(0, common);
+  const cut = Math.max(shared.lastIndexOf('_'), shared.lastIndexOf('-'), shared.lastIndexOf('.'));
+  if (cut <= 0) return guessed(null, `the configured key and a new one share no prefix ending in _ - or . (${common} characters in common)`);
+  return probed(shared.slice(0, cut + 1), 'the start shared by the configured key and a newly created one');
+}
+
+async function deleteKey(target: ProbeTarget, id: string | null, secret: string | null, log: (line: string) => void): Promise<Fact> {
+  const template = '/api/v1/api_keys/{id}';
+  if (!id) {
+    log('  WARNING: the key init created has no id it could delete it by: delete the key named conformance-init-… by hand');
+    return guessed(template, 'the created key had no id to delete it by');
+  }
+  const path = template.replace('{id}', encodeURIComponent(id));
+  const deleted = await probe(target, 'DELETE', path);
+  if (deleted.status < 200 || deleted.status > 299) {
+    log(`  WARNING: DELETE ${path} answered ${deleted.status}: delete the key ${id} (conformance-init-…) by hand`);
+    return probed(null, `DELETE ${path} answered ${deleted.status}`);
+  }
+  const revoked = secret ? (await probe(target, 'GET', '/api/v1/workspaces', { key: secret, query: { limit: '1' } })).status : null;
+  return probed(template, `DELETE ${path} answered ${deleted.status}${revoked !== null ? ` and the key then got ${revoked}` : ''}`);
+}
+
+async function submissions(target: ProbeTarget, workspaceId: string | null): Promise<Facts> {
+  const facts: Facts = {};
+  const listPath = '/api/v1/submissions';
+  const listed = await probe(target, 'GET', listPath);
+  const total = totalOf(listed);
+  facts['paths.submissionList'] = itemsOf(listed)
+    ? probed(listPath, `GET ${listPath} answered 200 with a pagination envelope`)
+    : probed(null, `GET ${listPath} answered ${listed.status} without a pagination envelope`);
+  facts['submissions.listFilters'] = await filters(target, listPath, total);
+  // Refused requests only: a body without fields, then wrong-typed fields, never a valid submission.
+  const bare = await probe(target, 'POST', listPath, { body: {} });
+  const bareError = errorOf(bare);
+  const queryParam = bare.status === 400 && typeof bareError?.param === 'string' && bareError.path == null ? bareError.param : null;
+  facts['submissions.workspaceQueryParam'] = queryParam
+    ? probed(queryParam, `POST ${listPath} without a query answered 400 naming "${queryParam}" outside the body`)
+    : guessed('workspace_id', `POST ${listPath} without a query answered ${bare.status} naming no query parameter`);
+  facts['submissions.workspaceQueryParamRequired'] = queryParam
+    ? probed(true, `POST ${listPath} without "${queryParam}" answered 400`)
+    : guessed(null, 'not seen: whether the query parameter may be left out');
+  facts['submissions.requiredBodyFields'] = await requiredFields(target, listPath, queryParam ?? 'workspace_id', workspaceId);
+  facts['submissions.taxonomyId'] = guessed(null, 'null: the run takes the first item of the taxonomies list');
+  facts['submissions.sampleRow'] = guessed(null, 'null: the run sends {} as row data; declare a row the deployment accepts if it validates data');
+  facts['submissions.acceptsAnyData'] = guessed(null, 'only a created submission would tell: set true if any JSON object is accepted as row data (SUB-5)');
+  return facts;
+}
+
+async function filters(target: ProbeTarget, listPath: string, total: number | null): Promise<Fact> {
+  const usual = { workspace: 'workspace_id', taxonomy: 'taxonomy_id' };
+  if (!total) return guessed(usual, `the submission list is empty (total ${total}): a filter cannot be told from an ignored parameter`);
+  const found: Record<string, string | null> = { workspace: null, taxonomy: null };
+  for (const [facet, param] of Object.entries(usual)) {
+    const filtered = totalOf(await probe(target, 'GET', listPath, { query: { [param]: `no-such-${facet}-${randomBytes(3).toString('hex')}` } }));
+    if (filtered === 0) found[facet] = param;
+  }
+  const all = found.workspace !== null && found.taxonomy !== null;
+  return all
+    ? probed(found, `${listPath} filtered to 0 of ${total} by an unknown id in each parameter`)
+    : guessed(usual, `${listPath} did not filter by ${Object.entries(found).filter(([, v]) => v === null).map(([k]) => usual[k as keyof typeof usual]).join(', ')}`);
+}
+
+/** Names each missing field in turn, filling the named ones with wrong-typed values. */
+async function requiredFields(target: ProbeTarget, listPath: string, queryParam: string, workspaceId: string | null): Promise<Fact> {
+  if (!workspaceId) return guessed([...BODY_FIELDS], 'no workspace to name in the query');
+  const required: (typeof BODY_FIELDS)[number][] = [];
+  for (let step = 0; step < BODY_FIELDS.length; step++) {
+    const body = Object.fromEntries(required.map((f) => [f, WRONG_TYPED[f]]));
+    const answer = await probe(target, 'POST', listPath, { query: { [queryParam]: workspaceId }, body });
+    const param = errorOf(answer)?.param;
+    const named = BODY_FIELDS.find((f) => f === param && !required.includes(f));
+    if (answer.status !== 400 || !named) {
+      return guessed([...BODY_FIELDS], `after ${required.length ? required.join(', ') : 'an empty body'} the target answered ${answer.status}${typeof param === 'string' ? ` naming "${param}"` : ''}, not a missing field`);
+    }
+    required.push(named);
+  }
+  return probed(BODY_FIELDS.filter((f) => required.includes(f)), 'each field, left out in turn, was named missing with 400');
+}
+
+async function forbidden(target: ProbeTarget): Promise<Fact> {
+  for (const path of FORBIDDEN_CANDIDATES) {
+    const answer = await probe(target, 'GET', path);
+    if (answer.status === 403 && errorOf(answer)?.type === 'authorization_error') return probed({ method: 'GET', path }, `GET ${path} answered 403 authorization_error`);
+  }
+  return guessed(null, `none of ${FORBIDDEN_CANDIDATES.join(', ')} answered 403: declare a request the key may not make`);
+}
+
+/** Puts the facts in the shape of a profile (schemas/profile.schema.json). */
+export function profileOf(name: string, facts: Facts): Record<string, unknown> {
+  const profile: Record<string, unknown> = { name };
+  for (const [place, fact] of Object.entries(facts)) {
+    const parts = place.split('.');
+    let node = profile;
+    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+    node[parts.at(-1)!] = fact.value;
+  }
+  return profile;
+}

@@ -1,0 +1,44 @@
+import { notApplicableReason } from '../clauses/applicability.js';
+import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
+import type { Profile } from '../profile/profile.js';
+import { estimate, loadEstimates } from './estimates.js';
+import { selectionReason, type Selection } from './selection.js';
+
+export interface DryRunInput {
+  readonly profile: Profile;
+  readonly selection: Selection;
+  readonly readOnly: boolean;
+  readonly hasOtherAccountKey: boolean;
+}
+
+/**
+ * `--dry-run`: what the run would do after the preflight, without doing it: the checks by
+ * family, the requests they need, and the time the target's rate limits put under them.
+ * Request figures were measured against the embedded reference (fixtures/request-estimates.json);
+ * walks of large collections cost more, up to their budget.
+ */
+export function dryRunLines(input: DryRunInput): string[] {
+  const estimates = loadEstimates();
+  const total = estimate(estimates, input);
+  const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
+  const lines = [
+    `dry run: ${total.checks} checks would run, ${total.leftOut} left out`,
+    ...FAMILIES.map((family) => {
+      const part = estimate({ ...estimates, checks: estimates.checks.filter((c) => familyOf(c.clause) === family) }, input);
+      const sent = part.requests.main + part.requests.other + part.requests.created + part.requests.anonymous;
+      return `  ${family.padEnd(5)} ${String(part.checks).padStart(3)} checks, about ${sent} requests`;
+    }),
+    `requests: about ${total.requests.main} on the main key, ${total.requests.other} on the second account's, ` +
+      `${total.requests.created} on keys the run creates, ${total.requests.anonymous} without a key`,
+    `time: at ${perKeyPerMinute} a key and ${unauthenticatedPerMinute} without a key per ${windowSeconds} s, ` +
+      `at least ${Math.max(1, Math.ceil(total.windows))} window(s), about ${Math.max(windowSeconds, total.seconds)} s`,
+  ];
+  const notRun = CLAUSE_IDS.flatMap((id) => {
+    const reason =
+      selectionReason(id, input.selection) ?? notApplicableReason(id, { profile: input.profile, hasOtherAccountKey: input.hasOtherAccountKey });
+    return reason ? [`  ${id}: ${reason}`] : [];
+  });
+  if (notRun.length > 0) lines.push('clauses that will not run:', ...notRun);
+  if (input.readOnly) lines.push('--read-only: checks that write are left out, and the run will be incomplete');
+  return lines;
+}
