@@ -1,0 +1,63 @@
+import type { CheckContext } from '../../src/check/context.js';
+import type { HttpResponse } from '../../src/http/client.js';
+import { describeRequest } from '../../src/http/exchange.js';
+import { schemaErrors } from '../../src/schemas.js';
+import { rawQueryOf, type QueryValue } from '../arbitraries/queryValue.js';
+import { idsOf, type Envelope } from './lists.js';
+
+export type PageParam = 'page' | 'limit';
+
+/** `[GET] "url"`, to start a reason with the request that shows it. */
+export function requestOf(res: HttpResponse): string {
+  return describeRequest(res.exchange);
+}
+
+/** GETs a list with `param` spelled as generated and the other parameter given plainly. */
+export function sendValue(t: CheckContext, path: string, param: PageParam, value: QueryValue, other: Readonly<Record<string, string>> = {}): Promise<HttpResponse> {
+  const rest = Object.entries(other).map(([name, raw]) => `${name}=${encodeURIComponent(raw)}`);
+  return t.http.get(path, { rawQuery: [rawQueryOf(param, value), ...rest].join('&') });
+}
+
+/**
+ * The envelope of a 200 list response. A status other than 200 is a finding of the calling
+ * check's clause; a 200 that is not the envelope is PAG-1's finding (`judge: 'PAG-1'`), and leaves
+ * any other clause's check skipped rather than failed twice for one fault.
+ */
+export function envelope(t: CheckContext, res: HttpResponse, expected: string, judge: 'PAG-1' | 'other' = 'other'): Envelope {
+  t.ensure(res.status === 200, () => `${requestOf(res)} answered ${res.status}; expected ${expected}`, res);
+  const body = t.json(res);
+  const problems = schemaErrors('envelope', body);
+  if (problems.length === 0) return body as Envelope;
+  const reason = `${requestOf(res)}: the list response is not the pagination envelope: ${problems.join('; ')}`;
+  if (judge === 'PAG-1') t.fail(reason, res);
+  return t.skip(`${reason} (PAG-1 judges it)`);
+}
+
+/** A 422 invalid_request_error whose param names `param`, or a finding. */
+export function ensureRejected(t: CheckContext, res: HttpResponse, param: PageParam, why: string): void {
+  const expected = `422 invalid_request_error naming ${param} (${why})`;
+  t.ensure(res.status === 422, () => `${requestOf(res)} answered ${res.status}; expected ${expected}`, res);
+  const error = (t.json(res) as { error?: { type?: unknown; param?: unknown } } | null)?.error;
+  t.ensure(error?.type === 'invalid_request_error', () => `${requestOf(res)} answered 422 with type ${JSON.stringify(error?.type)}; expected ${expected}`, res);
+  t.ensure(error?.param === param, () => `${requestOf(res)} answered 422 with param ${JSON.stringify(error?.param)}; expected ${expected}`, res);
+}
+
+/** Items a page must hold: `limit` until the items run out. */
+export function itemsOnPage(total: number, page: bigint, limit: bigint): number {
+  const start = (page - 1n) * limit;
+  if (start >= BigInt(total)) return 0;
+  return Number(BigInt(total) - start < limit ? BigInt(total) - start : limit);
+}
+
+/** What a page shows, to tell two readings apart: ids in order (or the count), total and has_more. */
+export function signature(page: Envelope, idField: string | null): string {
+  const items = idField ? idsOf(page.items, idField).join(',') : `${page.items.length} items`;
+  return `${page.total_count}|${page.has_more}|${items}`;
+}
+
+/** One line describing a page, for reasons: `3 items (ids a, b, c), total_count 250, has_more true`. */
+export function describePage(page: Envelope, idField: string | null): string {
+  const ids = idField ? idsOf(page.items, idField) : [];
+  const shown = ids.length > 3 ? `${ids.slice(0, 3).join(', ')}, …` : ids.join(', ');
+  return `${page.items.length} items${shown ? ` (ids ${shown})` : ''}, total_count ${page.total_count}, has_more ${page.has_more}`;
+}
