@@ -1,0 +1,203 @@
+import { check } from '../src/check/check.js';
+import { snippet, type CheckContext } from '../src/check/context.js';
+import type { HttpResponse } from '../src/http/client.js';
+import { errorOf, isErrorEnvelope, type ErrorObject } from '../src/judge/errors.js';
+import { fillPath } from '../src/profile/profile.js';
+import type { CollectionName } from '../src/target/collections.js';
+import { endpoint } from './support/lists.js';
+import { names, submit, validSubmission, type ValidSubmission } from './support/submissions.js';
+
+// ERR: errors (api-v1.md, Errors). ERR-1, ERR-2, ERR-4 and ERR-6 are judged over every exchange
+// of the run (suites/run-wide.suite.ts); the checks here provoke errors for them to judge, and
+// check what only a deliberate request can show: 400 versus 422, not-found bodies, unknown paths.
+
+/** One required parameter of a submission, and the request that leaves it out. */
+interface Omission {
+  readonly param: string;
+  readonly where: 'body' | 'query';
+  readonly query: Record<string, string>;
+  readonly body: Record<string, unknown>;
+}
+
+/** Each parameter the profile declares required, omitted in turn from an otherwise valid submission (ERR-3). */
+function omissions(valid: ValidSubmission, t: CheckContext): Omission[] {
+  const { requiredBodyFields, workspaceQueryParam, workspaceQueryParamRequired } = t.profile.submissions;
+  const out: Omission[] = (requiredBodyFields ?? []).map((field) => {
+    const { [field]: _left, ...body } = valid.body as Record<string, unknown>;
+    return { param: field, where: 'body', query: valid.query, body };
+  });
+  if (workspaceQueryParam && workspaceQueryParamRequired === true) out.push({ param: workspaceQueryParam, where: 'query', query: {}, body: valid.body });
+  return out;
+}
+
+const describeOmission = (o: Omission) => `${o.param} left out of the ${o.where === 'body' ? 'body' : 'query'}`;
+
+check(
+  'ERR-3',
+  'each required parameter, omitted in turn, is 400, not 422',
+  async (t) => {
+    const valid = validSubmission(t);
+    for (const omission of omissions(valid, t)) {
+      const res = await submit(t, omission.body, omission.query);
+      t.ensure(res.status === 400, () => `POST /api/v1/submissions with ${describeOmission(omission)} answered ${res.status}, expected 400 for a missing required parameter${res.status === 422 ? ' (422 is for a present but invalid value)' : ''}`, res);
+    }
+  },
+  { writes: true },
+);
+
+check(
+  'ERR-7',
+  'a 400 for a missing parameter has code missing_param and names the parameter',
+  async (t) => {
+    const valid = validSubmission(t);
+    let judged = 0;
+    for (const omission of omissions(valid, t)) {
+      const res = await submit(t, omission.body, omission.query);
+      // A status other than 400 is ERR-3's finding; this clause judges the 400's body.
+      if (res.status !== 400) continue;
+      judged++;
+      const error = errorOf(res.json);
+      t.ensure(error?.code === 'missing_param', () => `the 400 for ${describeOmission(omission)} has code ${JSON.stringify(error?.code)}, expected "missing_param"`, res);
+      t.ensure(names(error?.param, omission.param), () => `the 400 for ${describeOmission(omission)} has param ${JSON.stringify(error?.param)}, expected it to name ${omission.param}`, res);
+    }
+    if (judged === 0) t.skip('no omitted parameter was answered 400 (see ERR-3)');
+  },
+  { writes: true },
+);
+
+/** Present but invalid values of the submission parameters: not missing, so 422 naming them. */
+const PRESENT_BUT_INVALID: readonly { param: string; where: 'body' | 'query'; value: unknown; label: string }[] = [
+  { param: 'workspace_id', where: 'body', value: '', label: 'an empty string' },
+  { param: 'taxonomy_id', where: 'body', value: '', label: 'an empty string' },
+  { param: 'rows', where: 'body', value: '', label: 'an empty string' },
+  { param: 'workspace_id', where: 'body', value: 12345, label: 'a number' },
+  { param: 'taxonomy_id', where: 'body', value: ['tx'], label: 'an array' },
+  { param: 'rows', where: 'body', value: { data: {} }, label: 'an object' },
+];
+
+/** The request with `param` set to `value`; the query parameter's name comes from the profile. */
+function withValue(valid: ValidSubmission, where: 'body' | 'query', param: string, value: unknown): { body: Record<string, unknown>; query: Record<string, string> } {
+  if (where === 'query') return { body: valid.body, query: { ...valid.query, [param]: String(value) } };
+  return { body: { ...valid.body, [param]: value }, query: valid.query };
+}
+
+/** Checks a 422 invalid_request_error naming `param`; `what` describes the request. */
+function ensureInvalid(t: CheckContext, res: HttpResponse, param: string, what: string): void {
+  t.ensure(res.status === 422, () => `POST /api/v1/submissions with ${what} answered ${res.status}, expected 422: only a genuinely missing parameter is 400${res.status >= 500 ? '' : `: ${snippet(res.text)}`}`, res);
+  const error = errorOf(res.json);
+  t.ensure(error?.type === 'invalid_request_error', () => `the 422 for ${what} has type ${JSON.stringify(error?.type)}, expected invalid_request_error`, res);
+  t.ensure(names(error?.param, param), () => `the 422 for ${what} has param ${JSON.stringify(error?.param)}, expected it to name ${param}`, res);
+}
+
+check(
+  'ERR-3',
+  'a parameter present as an empty string or with the wrong type is 422 naming it, not a missing one',
+  async (t) => {
+    const valid = validSubmission(t);
+    const cases = [...PRESENT_BUT_INVALID];
+    const queryParam = t.profile.submissions.workspaceQueryParam;
+    if (queryParam) cases.push({ param: queryParam, where: 'query', value: '', label: 'an empty string' });
+    for (const { param, where, value, label } of cases) {
+      const { body, query } = withValue(valid, where, param, value);
+      const res = await submit(t, body, query);
+      ensureInvalid(t, res, param, `${param} present in the ${where} as ${label}`);
+    }
+  },
+  { writes: true },
+);
+
+check(
+  'ERR-3',
+  'a body parameter present as null is 400 missing_param or 422 naming it',
+  async (t) => {
+    // The document does not say whether null is missing or invalid: both readings are accepted.
+    const valid = validSubmission(t);
+    for (const param of ['workspace_id', 'taxonomy_id', 'rows']) {
+      const res = await submit(t, { ...valid.body, [param]: null }, valid.query);
+      const what = `${param} present as null`;
+      t.ensure(res.status === 400 || res.status === 422, () => `POST /api/v1/submissions with ${what} answered ${res.status}, expected 400 (missing) or 422 (invalid)`, res);
+      if (res.status === 422) ensureInvalid(t, res, param, what);
+    }
+  },
+  { writes: true },
+);
+
+/** An id that no resource has: recognisable in logs, and shaped like the ids listed where there are some. */
+function unknownIds(t: CheckContext, collection: CollectionName): string[] {
+  const listed = t.run.preflight.collections[collection]?.ids ?? [];
+  const ids = [`conformance-missing-${t.run.runId}`];
+  const sample = listed[0];
+  if (sample && sample.length > 6) ids.push(`${sample.slice(0, -6)}zz9zz9`);
+  return ids.filter((id) => !listed.includes(id));
+}
+
+/** GETs each unknown id at `template`; answers that are not 404 because the id exists after all are left out. */
+async function missing(t: CheckContext, template: string, collection: CollectionName): Promise<HttpResponse[]> {
+  const out: HttpResponse[] = [];
+  for (const [index, id] of unknownIds(t, collection).entries()) {
+    const res = await t.http.get(fillPath(template, id));
+    if (index > 0 && res.status === 200) continue; // the look-alike id exists after all
+    out.push(res);
+  }
+  return out;
+}
+
+function ensureNotFound(t: CheckContext, res: HttpResponse, what: string): ErrorObject {
+  const path = res.exchange.request.url;
+  t.ensure(res.status === 404, () => `GET ${path} (a ${what} that does not exist) answered ${res.status}, expected 404`, res);
+  const error = errorOf(res.json);
+  t.ensure(error?.type === 'not_found_error', () => `the 404 for a missing ${what} has type ${JSON.stringify(error?.type)}, expected not_found_error: ${snippet(res.text)}`, res);
+  return error!;
+}
+
+function ensureNullCodeAndParam(t: CheckContext, res: HttpResponse, error: ErrorObject, what: string): void {
+  t.ensure(error.code === null, () => `the 404 for a missing ${what} has code ${JSON.stringify(error.code)}, expected null (no finer code applies)`, res);
+  t.ensure(error.param === null, () => `the 404 for a missing ${what} has param ${JSON.stringify(error.param)}, expected null`, res);
+}
+
+check('ERR-5', 'a missing record is 404 not_found_error with code null and param null', async (t) => {
+  for (const res of await missing(t, t.profile.paths.record!, 'records')) ensureNullCodeAndParam(t, res, ensureNotFound(t, res, 'record'), 'record');
+});
+
+/** Every retrieval other than the record's that the profile may offer (ERR-5 status and type, ERR-9 body). */
+const OTHER_RETRIEVALS: readonly { collection: CollectionName; what: string }[] = [
+  { collection: 'workspaces', what: 'workspace' },
+  { collection: 'governanceModels', what: 'governance model' },
+  { collection: 'taxonomies', what: 'taxonomy' },
+  { collection: 'fields', what: 'field' },
+  { collection: 'picklists', what: 'picklist' },
+];
+
+async function eachOtherMissing(t: CheckContext, judge: (res: HttpResponse, what: string) => void): Promise<void> {
+  const offered = OTHER_RETRIEVALS.filter(({ collection }) => endpoint(t, collection).item !== null);
+  if (offered.length === 0) t.notApplicable('the profile declares no retrieval path besides the record one');
+  for (const { collection, what } of offered) {
+    for (const res of await missing(t, endpoint(t, collection).item!, collection)) judge(res, what);
+  }
+}
+
+check('ERR-5', 'every other missing resource the profile can retrieve is 404 not_found_error', async (t) => {
+  await eachOtherMissing(t, (res, what) => void ensureNotFound(t, res, what));
+});
+
+check('ERR-9', 'every other missing resource has code null and param null', async (t) => {
+  await eachOtherMissing(t, (res, what) => {
+    // A status or type other than 404 not_found_error is ERR-5's finding; this clause judges the body.
+    const error = errorOf(res.json);
+    if (res.status !== 404 || error?.type !== 'not_found_error') return;
+    ensureNullCodeAndParam(t, res, error, what);
+  });
+});
+
+check('ERR-8', 'an unknown path under /api/v1/ is 404 with the error envelope', async (t) => {
+  const workspace = t.run.preflight.collections.workspaces?.ids[0] ?? 'conformance';
+  const unknown = [
+    { method: 'GET', path: '/api/v1/conformance_unknown_endpoint' },
+    { method: 'GET', path: `/api/v1/workspaces/${encodeURIComponent(workspace)}/conformance_unknown_child` },
+  ];
+  for (const request of unknown) {
+    const res = await t.http.send(request);
+    t.ensure(res.status === 404, () => `${request.method} ${request.path} answered ${res.status}, expected 404 for a path the API does not have`, res);
+    t.ensure(isErrorEnvelope(res.json), () => `the 404 for ${request.method} ${request.path} is not the error envelope: ${snippet(res.text)}`, res);
+  }
+});

@@ -1,0 +1,202 @@
+import fc from 'fast-check';
+import { check } from '../src/check/check.js';
+import { snippet, type CheckContext } from '../src/check/context.js';
+import type { HttpResponse } from '../src/http/client.js';
+import { errorOf } from '../src/judge/errors.js';
+import { INVALID_SUBMISSION_KINDS, invalidSubmission, type InvalidSubmission, type InvalidSubmissionKind } from './arbitraries/invalidSubmission.js';
+import { rowData, type RowData } from './arbitraries/rowData.js';
+import { fetchPage, idsOf, type Envelope } from './support/lists.js';
+import { hasIndex, names, submissionId, submit, tagged, taxonomyIds, validSubmission, workspaceIds, type ValidSubmission } from './support/submissions.js';
+
+// SUB: submissions (api-v1.md, Submission; Operations; Details and open points). Every check
+// here writes: each submission it creates is tagged with the run id in its row data (where the
+// profile says any data is accepted) and recorded in the ledger the moment it is answered 2xx.
+
+check(
+  'SUB-1',
+  'a well-formed submission with the workspace query parameter answers 201',
+  async (t) => {
+    const valid = validSubmission(t);
+    const res = await submit(t, valid.body, valid.query);
+    t.ensure(res.status === 201, () => `POST /api/v1/submissions with a well-formed body answered ${res.status}, expected 201: ${snippet(res.text)}`, res);
+  },
+  { writes: true },
+);
+
+const KIND_TITLES: Record<InvalidSubmissionKind, string> = {
+  'rows-not-array': 'rows that are not an array',
+  'row-not-object': 'a row that is not an object',
+  'data-missing': 'a row without data',
+  'data-not-object': 'a row whose data is not an object',
+  'workspace-id-wrong-type': 'a workspace_id that is not a string',
+  'taxonomy-id-wrong-type': 'a taxonomy_id that is not a string',
+};
+
+const IN_A_ROW: ReadonlySet<InvalidSubmissionKind> = new Set(['row-not-object', 'data-missing', 'data-not-object']);
+
+/** Cases per kind: the run's property budget shared over the kinds, a few at least. */
+const perKind = (t: CheckContext) => Math.max(3, Math.ceil(t.run.propertyRuns / INVALID_SUBMISSION_KINDS.length));
+
+/** Runs a property over invalid bodies of one kind; `judge` sees each answer. */
+async function eachInvalid(t: CheckContext, kind: InvalidSubmissionKind, judge: (res: HttpResponse, input: InvalidSubmission) => void): Promise<void> {
+  const valid = validSubmission(t);
+  await t.property(
+    invalidSubmission(valid, [kind]),
+    async (input) => {
+      judge(await submit(t, input.body, valid.query), input);
+    },
+    { numRuns: perKind(t) },
+  );
+}
+
+for (const kind of INVALID_SUBMISSION_KINDS) {
+  const statuses = kind === 'data-missing' ? '400 or 422' : '422';
+  check(
+    'SUB-2',
+    `${KIND_TITLES[kind]} is ${statuses} invalid_request_error naming the input`,
+    async (t) => {
+      await eachInvalid(t, kind, (res, input) => {
+        t.ensure(input.statuses.includes(res.status), () => `a submission where ${input.fault} answered ${res.status}, expected ${statuses}${res.status < 300 ? ': the invalid body was accepted' : ''}`, res);
+        const error = errorOf(res.json);
+        if (res.status !== 422) return;
+        t.ensure(error?.type === 'invalid_request_error', () => `the 422 for a submission where ${input.fault} has type ${JSON.stringify(error?.type)}, expected invalid_request_error`, res);
+        t.ensure(input.params.some((p) => names(error?.param, p)), () => `the 422 for a submission where ${input.fault} has param ${JSON.stringify(error?.param)}, expected it to name ${input.params.join(' or ')}`, res);
+      });
+    },
+    { writes: true },
+  );
+
+  check(
+    'SUB-3',
+    `for ${KIND_TITLES[kind]}, path locates the fault${IN_A_ROW.has(kind) ? ", the row's index included" : ''}`,
+    async (t) => {
+      await eachInvalid(t, kind, (res, input) => {
+        // Only a refusal has a path to judge; a wrong status is SUB-2's finding.
+        const error = errorOf(res.json);
+        if ((res.status !== 400 && res.status !== 422) || !error) return;
+        t.ensure(names(error.path, input.member), () => `the ${res.status} for a submission where ${input.fault} has path ${JSON.stringify(error.path)}, expected it to locate ${input.member}`, res);
+        if (input.rowIndex !== null) {
+          t.ensure(hasIndex(error.path, input.rowIndex), () => `the ${res.status} for a submission where ${input.fault} has path ${JSON.stringify(error.path)}, which does not give the row index ${input.rowIndex}`, res);
+        }
+      });
+    },
+    { writes: true },
+  );
+}
+
+/** Judges the answer to well-formed generated rows: never a 5xx, 201 where any data is accepted. */
+function judgeWellFormed(t: CheckContext, res: HttpResponse, what: string): void {
+  t.ensure(res.status < 500, () => `a submission of ${what} answered ${res.status}: well-formed rows must never cause a server error`, res);
+  if (t.profile.submissions.acceptsAnyData === true) {
+    t.ensure(res.status === 201, () => `a submission of ${what} answered ${res.status}, expected 201: the profile says any data object is accepted: ${snippet(res.text)}`, res);
+  }
+}
+
+const bodyOf = (valid: ValidSubmission, rows: readonly RowData[], t: CheckContext) => ({ ...valid.body, rows: rows.map((data) => ({ data: tagged(t, data) })) });
+
+check(
+  'SUB-5',
+  'generated well-formed rows never get a 5xx, and get 201 where any data object is accepted',
+  async (t) => {
+    const valid = validSubmission(t);
+    // Fewer rows per request than a real batch: the budget is in requests, and one row can fail alone.
+    await t.property(fc.array(rowData(), { minLength: 1, maxLength: 3 }), async (rows) => {
+      judgeWellFormed(t, await submit(t, bodyOf(valid, rows, t), valid.query), 'generated rows');
+    });
+  },
+  { writes: true },
+);
+
+/** Rows at the edges a storage layer is most likely to trip on, sent every run whatever the seed. */
+const EDGE_ROWS: readonly { what: string; data: RowData }[] = [
+  { what: 'an empty data object', data: {} },
+  { what: 'text outside the Basic Multilingual Plane', data: { name: '𠜎𠜱𠝹 𝒜𝓁𝒾𝒸ℯ', note: '👩‍👩‍👧‍👦 🏳️‍🌈 🇯🇵' } },
+  { what: 'right-to-left and combining text', data: { ar: 'مرحبا بالعالم', he: 'שָׁלוֹם', hi: 'नमस्ते दुनिया', th: 'สวัสดีชาวโลก', zalgo: 'e\u0301\u0302\u0303' } },
+  { what: 'objects and arrays nested 32 deep', data: { nested: Array.from({ length: 32 }).reduce<unknown>((inner, _, i) => (i % 2 ? [inner] : { level: 32 - i, inner }), 'bottom') as RowData } },
+  { what: 'a string of 16384 characters', data: { long_text: 'Ünïcödé 🦄 '.repeat(1490).slice(0, 16384) } },
+  { what: 'empty containers, null, extreme numbers', data: { o: {}, a: [], n: null, big: 1e308, tiny: 5e-324, neg: -9007199254740991, t: true } },
+];
+
+check(
+  'SUB-5',
+  'rows at the edges (non-BMP text, right-to-left text, deep nesting, long strings, empty objects) never get a 5xx',
+  async (t) => {
+    const valid = validSubmission(t);
+    for (const { what, data } of EDGE_ROWS) judgeWellFormed(t, await submit(t, bodyOf(valid, [data], t), valid.query), `a row with ${what}`);
+  },
+  { writes: true },
+);
+
+/** A list dimension SUB-4 filters on: the profile's filter name and the ids to tell apart. */
+interface Dimension {
+  readonly what: 'workspace' | 'taxonomy';
+  readonly filter: string;
+  readonly a: string;
+  readonly b: string;
+}
+
+/** Every item of a filtered list (a few pages at most), with the first page's envelope. */
+async function listAll(t: CheckContext, path: string, query: Record<string, string>): Promise<{ res: HttpResponse; page: Envelope; items: unknown[]; complete: boolean }> {
+  const first = await fetchPage(t, path, { ...query, limit: 100 });
+  const items = [...first.page.items];
+  let page = 1;
+  let last = first.page;
+  while (last.has_more && page < 5) {
+    page++;
+    last = (await fetchPage(t, path, { ...query, limit: 100, page })).page;
+    items.push(...last.items);
+  }
+  return { ...first, items, complete: !last.has_more };
+}
+
+check(
+  'SUB-4',
+  'listing submissions filtered by workspace or taxonomy narrows the list, and total_count counts the matches',
+  async (t) => {
+    const listPath = t.profile.paths.submissionList!;
+    const filters = t.profile.submissions.listFilters!;
+    const [wsA, wsB] = workspaceIds(t);
+    const [txA, txB] = taxonomyIds(t);
+    const dimensions: Dimension[] = [];
+    if (wsA && wsB) dimensions.push({ what: 'workspace', filter: filters.workspace!, a: wsA, b: wsB });
+    if (txA && txB) dimensions.push({ what: 'taxonomy', filter: filters.taxonomy!, a: txA, b: txB });
+    if (dimensions.length === 0) t.skip('the target has one workspace and one taxonomy: no filter can be seen to narrow');
+
+    // One submission in (A, A) and one in (B, B): each filter value matches one and not the other.
+    const created: Record<'a' | 'b', string | null> = { a: null, b: null };
+    for (const side of ['a', 'b'] as const) {
+      const valid = validSubmission(t, { workspace: side === 'a' ? wsA : (wsB ?? wsA), taxonomy: side === 'a' ? txA : (txB ?? txA) });
+      const res = await submit(t, valid.body, valid.query);
+      t.ensure(res.status === 201, () => `creating a submission to list answered ${res.status}, expected 201`, res);
+      created[side] = submissionId(res);
+    }
+
+    const all = await fetchPage(t, listPath, { limit: 1 });
+    for (const { what, filter, a, b } of dimensions) {
+      const onA = await listAll(t, listPath, { [filter]: a });
+      const onB = await listAll(t, listPath, { [filter]: b });
+      const label = (id: string) => `${listPath}?${filter}=${id}`;
+      t.ensure(onA.page.total_count >= 1, () => `${label(a)} has total_count ${onA.page.total_count}, but a submission to that ${what} was just created`, onA.res);
+      t.ensure(onA.page.total_count < all.page.total_count, () => `${label(a)} has total_count ${onA.page.total_count}, the unfiltered list ${all.page.total_count}: the filter does not narrow, though a submission to another ${what} exists`, onA.res, all.res);
+      t.ensure(
+        onA.page.total_count + onB.page.total_count <= all.page.total_count,
+        () => `${label(a)} (${onA.page.total_count}) and ${label(b)} (${onB.page.total_count}) count more than the unfiltered list (${all.page.total_count}): total_count does not count matches`,
+        onA.res,
+        onB.res,
+        all.res,
+      );
+      for (const [side, listed] of [['a', onA], ['b', onB]] as const) {
+        if (listed.complete) {
+          t.ensure(listed.items.length === listed.page.total_count, () => `${label(side === 'a' ? a : b)} lists ${listed.items.length} submissions over its pages but says total_count ${listed.page.total_count}`, listed.res);
+        }
+        // Where submissions carry an id (their fields are not shown), membership can be seen too.
+        const ids = idsOf(listed.items);
+        const own = created[side];
+        const foreign = created[side === 'a' ? 'b' : 'a'];
+        if (foreign && ids.includes(foreign)) t.fail(`${label(side === 'a' ? a : b)} lists submission ${foreign}, created in another ${what}`, listed.res);
+        if (own && listed.complete && ids.length > 0) t.ensure(ids.includes(own), () => `${label(side === 'a' ? a : b)} does not list submission ${own}, just created there`, listed.res);
+      }
+    }
+  },
+  { writes: true },
+);
