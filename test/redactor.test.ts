@@ -28,3 +28,26 @@ describe('redactor', () => {
     expect(redactor.redactDeep({ headers: { authorization: `Bearer ${KEY}` } })).toEqual({ headers: { authorization: `Bearer ${REDACTED}` } });
   });
 });
+
+test('a secret shorter than a part is still redacted whole, and nothing else is touched', () => {
+  const short = new Redactor();
+  short.add('sk_x', null);
+  expect(short.redact('key sk_x here')).toBe(`key ${REDACTED} here`);
+  expect(short.redact('nothing to see')).toBe('nothing to see');
+  expect(short.leaks('nothing to see')).toBe(false);
+});
+
+describe('redactor, encoded forms', () => {
+  const redactor = new Redactor();
+  redactor.add(KEY, 'sk_');
+
+  test('redacts a secret base64-encoded at any byte alignment, as in a Basic header', () => {
+    for (const text of [`${KEY}:`, `:${KEY}`, `ab:${KEY}`, `user ${KEY} x`]) {
+      for (const encoding of ['base64', 'base64url'] as const) {
+        const encoded = Buffer.from(text).toString(encoding);
+        expect(redactor.leaks(`Basic ${encoded}`), `${text} as ${encoding}`).toBe(true);
+        expect(redactor.redact(`Basic ${encoded}`)).toContain(REDACTED);
+      }
+    }
+  });
+});

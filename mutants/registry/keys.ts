@@ -1,2 +1,20 @@
+import createdKeyTruncated from '../created-key-truncated.js';
+import keyEchoedInHeader from '../key-echoed-in-header.js';
+import lastUsedNeverUpdated from '../last-used-never-updated.js';
+import missingKeyName422 from '../missing-key-name-422.js';
+import newKeyPropagationDelay from '../new-key-propagation-delay.js';
+import revokedKeyGrace from '../revoked-key-grace.js';
+import secondDelete200 from '../second-delete-200.js';
+import secretTailInKeyList from '../secret-tail-in-key-list.js';
+
 /** Mutants of the KEY family. */
-export const KEY_MUTANTS = {} as const;
+export const KEY_MUTANTS = {
+  'created-key-truncated': createdKeyTruncated,
+  'new-key-propagation-delay': newKeyPropagationDelay,
+  'secret-tail-in-key-list': secretTailInKeyList,
+  'key-echoed-in-header': keyEchoedInHeader,
+  'revoked-key-grace': revokedKeyGrace,
+  'second-delete-200': secondDelete200,
+  'last-used-never-updated': lastUsedNeverUpdated,
+  'missing-key-name-422': missingKeyName422,
+} as const;

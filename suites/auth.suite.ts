@@ -1,0 +1,325 @@
+import { check } from '../src/check/check.js';
+import { CheckNotRun } from '../src/check/outcome.js';
+import type { CheckContext } from '../src/check/context.js';
+import type { Credential, HttpResponse } from '../src/http/client.js';
+import { errorOf, hasTypeAnywhere, isErrorEnvelope } from '../src/judge/errors.js';
+import { fillPath } from '../src/profile/profile.js';
+import { collections, type CollectionName } from '../src/target/collections.js';
+import { adoptCreatedKey, deleteKey, discardKey, KEY_CREATION_PATH, keyForCheck, keyName, PROBE_PATH } from './support/keys.js';
+import { fetchPage, idsOf, spread } from './support/lists.js';
+
+// AUTH: authentication and account scope (api-v1.md, Authentication).
+
+/** One request of a probe, and what it got. A 429 left after the client's retries is not judged. */
+interface Probe {
+  readonly label: string;
+  readonly res: HttpResponse;
+}
+
+interface Endpoint {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+  readonly body?: unknown;
+  readonly query?: Record<string, string>;
+}
+
+/** An id no target holds: probes of item paths need an id, and a real one is never required. */
+const ABSENT_ID = 'conformance-absent-id';
+
+/**
+ * Every endpoint the document and the profile offer (api-v1.md, Operations; profile paths), with
+ * a listed id for item paths. POSTs are left out under --read-only: a faulty target could act on
+ * them.
+ */
+function everyEndpoint(t: CheckContext): Endpoint[] {
+  const known = t.run.preflight.collections;
+  const idOf = (name: CollectionName) => known[name]?.ids[0] ?? ABSENT_ID;
+  const out: Endpoint[] = [];
+  for (const endpoint of Object.values(collections(t.profile))) {
+    if (endpoint.list) out.push({ method: 'GET', path: endpoint.list });
+    if (endpoint.item) out.push({ method: 'GET', path: fillPath(endpoint.item, idOf(endpoint.name)) });
+  }
+  if (t.profile.paths.apiKey) out.push({ method: 'DELETE', path: fillPath(t.profile.paths.apiKey, ABSENT_ID) });
+  const probe = t.profile.forbiddenProbe;
+  if (probe) out.push({ method: probe.method as Endpoint['method'], path: probe.path });
+  if (!t.run.readOnly) {
+    const workspace = idOf('workspaces');
+    const param = t.profile.submissions.workspaceQueryParam;
+    out.push({
+      method: 'POST',
+      path: '/api/v1/submissions',
+      body: { workspace_id: workspace, taxonomy_id: known.taxonomies?.ids[0] ?? ABSENT_ID, rows: [{ data: {} }] },
+      ...(param ? { query: { [param]: workspace } } : {}),
+    });
+    out.push({ method: 'POST', path: KEY_CREATION_PATH, body: { name: keyName(t, 'unauthenticated-probe') } });
+  }
+  return out;
+}
+
+/** A representative few for the malformed headers: a list, a retrieval, and key creation. */
+function representativeEndpoints(t: CheckContext): Endpoint[] {
+  const all = everyEndpoint(t);
+  const lists = new Set(Object.values(collections(t.profile)).map((c) => c.list));
+  const retrieval = all.find((e) => e.method === 'GET' && !lists.has(e.path) && !e.path.includes(ABSENT_ID));
+  const creation = all.find((e) => e.path === KEY_CREATION_PATH);
+  return [{ method: 'GET' as const, path: PROBE_PATH }, ...(retrieval ? [retrieval] : []), ...(creation ? [creation] : [])];
+}
+
+async function send(t: CheckContext, endpoint: Endpoint, auth: Credential, label: string): Promise<Probe> {
+  const res = await t.http.send({ method: endpoint.method, path: endpoint.path, auth, ...(endpoint.query ? { query: endpoint.query } : {}), ...(endpoint.body !== undefined ? { body: endpoint.body } : {}) });
+  // A faulty target may create a key for a request it should have refused: take charge of it.
+  if (endpoint.method === 'POST' && endpoint.path === KEY_CREATION_PATH) await adoptCreatedKey(t, res, (endpoint.body as { name?: string }).name ?? null);
+  return { label, res };
+}
+
+/**
+ * The malformed Authorization headers of AUTH-2, built from the configured key so that only the
+ * form is wrong. Letter case of the scheme and several spaces are legal (RFC 7235): not here.
+ */
+function malformedHeaders(t: CheckContext): { label: string; header: string }[] {
+  const key = t.run.keys.main;
+  const prefix = t.profile.keyPrefix;
+  const out = [
+    { label: 'another scheme (Basic)', header: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+    { label: 'another scheme (Token)', header: `Token ${key}` },
+    { label: 'Bearer with no token', header: 'Bearer' },
+    { label: 'an extra part after the token', header: `Bearer ${key} ${key.slice(-6)}` },
+  ];
+  if (prefix && key.startsWith(prefix)) out.push({ label: 'a token without the key prefix', header: `Bearer ${key.slice(prefix.length)}` });
+  return out;
+}
+
+// The probes are shared by the clauses that judge them (AUTH-1/2/7, AUTH-3/8), so that requests
+// without a key, which count against the per-IP limit of 20 a minute, are sent once per run.
+const memo = new Map<string, Promise<Probe[]>>();
+function once(name: string, make: () => Promise<Probe[]>): Promise<Probe[]> {
+  if (!memo.has(name)) memo.set(name, make());
+  return memo.get(name)!;
+}
+
+const withoutHeader = (t: CheckContext) =>
+  once('without header', async () => {
+    const out: Probe[] = [];
+    for (const endpoint of everyEndpoint(t)) out.push(await send(t, endpoint, 'none', `[${endpoint.method}] ${endpoint.path} without an Authorization header`));
+    return out;
+  });
+
+const withMalformedHeader = (t: CheckContext) =>
+  once('malformed header', async () => {
+    const out: Probe[] = [];
+    for (const endpoint of representativeEndpoints(t)) {
+      for (const { label, header } of malformedHeaders(t)) out.push(await send(t, endpoint, { header }, `[${endpoint.method}] ${endpoint.path} with ${label}`));
+    }
+    return out;
+  });
+
+/** The configured key with one secret character changed: same length, same alphabet, unknown. */
+export function oneCharacterChanged(key: string, prefix: string | null): string {
+  const start = prefix && key.startsWith(prefix) ? prefix.length : 0;
+  const classes = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+  for (let i = start + Math.floor((key.length - start) / 2); i < key.length; i++) {
+    const c = key[i]!;
+    const alphabet = classes.find((k) => k.includes(c));
+    if (!alphabet) continue;
+    const next = alphabet[(alphabet.indexOf(c) + 1) % alphabet.length]!;
+    return key.slice(0, i) + next + key.slice(i + 1);
+  }
+  return key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
+}
+
+const withUnknownKey = (t: CheckContext) =>
+  once('unknown key', async () => {
+    const key = oneCharacterChanged(t.run.keys.main, t.profile.keyPrefix);
+    return [await send(t, { method: 'GET', path: PROBE_PATH }, { key, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a real key that has one secret character changed`)];
+  });
+
+/** A key created, seen to work, deleted, then used: empty when keys cannot be created or deleted here. */
+const withRevokedKey = (t: CheckContext) =>
+  once('revoked key', async () => {
+    if (t.run.readOnly || !t.profile.paths.apiKey || !t.profile.apiKeyFields.id) return [];
+    let key;
+    try {
+      key = await keyForCheck(t, 'revoked-probe');
+    } catch (error) {
+      if (error instanceof CheckNotRun) return [];
+      throw error;
+    }
+    const deleted = await deleteKey(t, key);
+    // Not deleted: KEY-5 judges deletion; the run's cleanup deletes the key from the ledger.
+    if (deleted.status < 200 || deleted.status >= 300) return [];
+    return [await send(t, { method: 'GET', path: PROBE_PATH }, { key: key.secret, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a key just deleted`)];
+  });
+
+/** Probes that got an answer to judge; a 429 that outlasted the client's retries is left out. */
+function judged(t: CheckContext, probes: readonly Probe[]): Probe[] {
+  const out = probes.filter((p) => p.res.status !== 429);
+  if (out.length === 0) t.skip('every probe was rate limited (429) after the client waited and retried');
+  return out;
+}
+
+/** Fails with the first offender, naming how many more there were; evidence: the first three. */
+function failOn(t: CheckContext, offenders: readonly { probe: Probe; why: string }[]): void {
+  if (offenders.length === 0) return;
+  const more = offenders.length > 1 ? ` (and ${offenders.length - 1} more)` : '';
+  t.fail(`${offenders[0]!.probe.label}: ${offenders[0]!.why}${more}`, ...offenders.slice(0, 3).map((o) => o.probe.res));
+}
+
+const unauthorised = (probes: readonly Probe[]) => probes.filter((p) => p.res.status !== 401).map((probe) => ({ probe, why: `answered ${probe.res.status}, expected 401` }));
+
+check('AUTH-1', 'every endpoint answers 401 without the Authorization header', async (t) => {
+  failOn(t, unauthorised(judged(t, await withoutHeader(t))));
+});
+
+check('AUTH-2', 'another scheme, Bearer with no token, a token without the prefix and extra parts are 401', async (t) => {
+  failOn(t, unauthorised(judged(t, await withMalformedHeader(t))));
+});
+
+check('AUTH-7', 'the 401 for a missing or malformed header is JSON with type authentication_error', async (t) => {
+  const answered = [...(await withoutHeader(t)), ...(await withMalformedHeader(t))].filter((p) => p.res.status === 401);
+  if (answered.length === 0) t.skip('no probe was answered 401 (AUTH-1 and AUTH-2 say why)');
+  failOn(
+    t,
+    answered.flatMap((probe) => {
+      if (probe.res.exchange.response?.json !== 'ok') return [{ probe, why: 'the 401 body is not JSON' }];
+      return hasTypeAnywhere(probe.res.json, 'authentication_error') ? [] : [{ probe, why: 'the 401 body has no member "type" with the value "authentication_error"' }];
+    }),
+  );
+});
+
+/** AUTH-3: 401 in the error envelope with type authentication_error. */
+function notAnAuthenticationError(probes: readonly Probe[]): { probe: Probe; why: string }[] {
+  return probes.flatMap((probe) => {
+    const { res } = probe;
+    if (res.status !== 401) return [{ probe, why: `answered ${res.status}, expected 401` }];
+    if (!isErrorEnvelope(res.json)) return [{ probe, why: 'the 401 body is not the error envelope' }];
+    const type = errorOf(res.json)?.type;
+    return type === 'authentication_error' ? [] : [{ probe, why: `the 401 has type "${type}", expected "authentication_error"` }];
+  });
+}
+
+check('AUTH-3', 'a real key with one secret character changed is 401 authentication_error in the error envelope', async (t) => {
+  failOn(t, notAnAuthenticationError(judged(t, await withUnknownKey(t))));
+});
+
+check(
+  'AUTH-3',
+  'a revoked key is 401 authentication_error in the error envelope',
+  async (t) => {
+    if ((await withRevokedKey(t)).length === 0) t.skip('no key could be created and deleted here (KEY-1 and KEY-5 say why)');
+    failOn(t, notAnAuthenticationError(judged(t, await withRevokedKey(t))));
+  },
+  { writes: true, applies: (run) => (run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member (a key cannot be revoked)') },
+);
+
+check('AUTH-8', 'the 401 for an unknown or revoked key has code null and param null', async (t) => {
+  const probes = [...(await withUnknownKey(t)), ...(await withRevokedKey(t))].filter((p) => p.res.status === 401 && errorOf(p.res.json) !== null);
+  if (probes.length === 0) t.skip('no unknown or revoked key was answered 401 with an error object (AUTH-3 says why)');
+  failOn(
+    t,
+    probes.flatMap((probe) => {
+      const error = errorOf(probe.res.json)!;
+      const wrong = [error.code !== null && `code ${JSON.stringify(error.code)}`, error.param !== null && `param ${JSON.stringify(error.param)}`].filter(Boolean);
+      return wrong.length === 0 ? [] : [{ probe, why: `the 401 has ${wrong.join(' and ')}, expected null` }];
+    }),
+  );
+});
+
+check('AUTH-4', "the profile's forbidden probe is 403 authorization_error", async (t) => {
+  const probe = t.profile.forbiddenProbe!;
+  const res = await t.http.send({ method: probe.method, path: probe.path });
+  t.ensure(res.status === 403, () => `[${probe.method}] ${probe.path} with a valid key answered ${res.status}, expected 403`, res);
+  const type = errorOf(t.json(res))?.type;
+  t.ensure(type === 'authorization_error', () => `the 403 has type ${JSON.stringify(type ?? null)}, expected "authorization_error"`, res);
+});
+
+check(
+  'AUTH-5',
+  'every key the API reveals starts with the key prefix',
+  async (t) => {
+    const prefix = t.profile.keyPrefix!;
+    const key = await keyForCheck(t, 'prefix');
+    try {
+      t.ensure(key.secret.startsWith(prefix), () => `a created key does not start with the prefix "${prefix}"`, key.response);
+      const others = (await t.runtime.broker.secrets()).filter((s) => !s.startsWith(prefix));
+      t.ensure(others.length === 0, () => `${others.length} key(s) revealed earlier in the run do not start with the prefix "${prefix}"`, key.response);
+    } finally {
+      await discardKey(t, key);
+    }
+  },
+  { writes: true },
+);
+
+// AUTH-6: a key sees only its own account. Ids present in both accounts' lists are left out of
+// the retrievals, so that a target with per-account ids is not blamed for a coincidence.
+
+const SCOPED: readonly CollectionName[] = ['workspaces', 'governanceModels', 'records', 'taxonomies', 'fields', 'picklists'];
+
+check("AUTH-6", "another account's resources are 404 not_found_error to a key, both ways", async (t) => {
+  let tried = 0;
+  for (const name of SCOPED) {
+    const { list, item, idField } = collections(t.profile)[name];
+    if (!list || !item) continue;
+    const mine = idsOf((await fetchPage(t, list, { limit: 100 })).page.items, idField ?? 'id');
+    const theirs = idsOf((await listAs(t, list, 'other'))?.items ?? [], idField ?? 'id');
+    const pairs: [string, 'main' | 'other'][] = [
+      ...spread(mine.filter((id) => !theirs.includes(id)), 2).map((id) => [id, 'other'] as [string, 'other']),
+      ...spread(theirs.filter((id) => !mine.includes(id)), 2).map((id) => [id, 'main'] as [string, 'main']),
+    ];
+    for (const [id, as] of pairs) {
+      tried++;
+      const res = await t.http.get(fillPath(item, id), { auth: as });
+      const whose = as === 'other' ? "the main account's" : "the other account's";
+      t.ensure(res.status === 404, () => `${whose} ${name} item ${id} retrieved with ${as === 'other' ? "the other account's key" : 'the main key'} answered ${res.status}, expected 404`, res);
+      const type = errorOf(res.json)?.type;
+      t.ensure(type === 'not_found_error', () => `the 404 for ${whose} ${name} item has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`, res);
+    }
+  }
+  if (tried === 0) t.skip('no collection with a retrieval path holds items in one account only');
+});
+
+check("AUTH-6", "another account's resources never appear in a key's lists", async (t) => {
+  let compared = 0;
+  for (const endpoint of Object.values(collections(t.profile))) {
+    if (!endpoint.list) continue;
+    const field = endpoint.idField ?? 'id';
+    const mine = await listAs(t, endpoint.list, 'main');
+    const theirs = await listAs(t, endpoint.list, 'other');
+    if (!mine || !theirs) continue;
+    compared += mine.items.length + theirs.items.length;
+    // The same id with the same content in both lists is one resource shown to both accounts.
+    const seen = new Map(mine.items.map((item) => [(item as Record<string, unknown>)?.[field], JSON.stringify(item)]));
+    const shared = theirs.items.find((item) => {
+      const id = (item as Record<string, unknown>)?.[field];
+      return typeof id === 'string' && seen.get(id) === JSON.stringify(item);
+    });
+    if (shared) {
+      const id = String((shared as Record<string, unknown>)[field]);
+      t.fail(`${endpoint.list} shows the same item ${id} to the keys of both accounts`, mine.res, theirs.res);
+    }
+  }
+  if (compared === 0) t.skip('every list of both accounts is empty');
+});
+
+/** A list's first page as one account sees it; null when it is no list page (other clauses judge that). */
+async function listAs(t: CheckContext, path: string, auth: 'main' | 'other'): Promise<{ res: HttpResponse; items: unknown[] } | null> {
+  const res = await t.http.get(path, { auth, query: { limit: 100 } });
+  const items = (res.json as { items?: unknown } | undefined)?.items;
+  return res.status === 200 && Array.isArray(items) ? { res, items } : null;
+}
+
+check(
+  'AUTH-6',
+  "another account's key cannot delete this account's key",
+  async (t) => {
+    const key = await keyForCheck(t, 'other-account-delete');
+    try {
+      const res = await t.http.delete(fillPath(t.profile.paths.apiKey!, key.id!), { auth: 'other' });
+      t.ensure(res.status === 404, () => `deleting the main account's key with the other account's key answered ${res.status}, expected 404`, res);
+      const still = await t.http.get(PROBE_PATH, { auth: { key: key.secret, kind: 'created' } });
+      t.ensure(still.status === 200, () => `after the other account's key tried to delete it, the key answered ${still.status}`, res, still);
+    } finally {
+      await discardKey(t, key);
+    }
+  },
+  { writes: true, applies: (run) => (run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member') },
+);

@@ -1,0 +1,199 @@
+import { check } from '../src/check/check.js';
+import type { CheckContext } from '../src/check/context.js';
+import type { HttpResponse } from '../src/http/client.js';
+import { Redactor } from '../src/http/redactor.js';
+import { errorOf, hasTypeAnywhere } from '../src/judge/errors.js';
+import {
+  adoptCreatedKey,
+  asCreated,
+  createKey,
+  deleteKey,
+  discardKey,
+  findListed,
+  KEY_CREATION_PATH,
+  keyForCheck,
+  PROBE_PATH,
+  readKeyList,
+  useUntilAccepted,
+  type CreatedKey,
+} from './support/keys.js';
+
+// KEY: the API key lifecycle (api-v1.md, Other resources; Details and open points; Authentication).
+// Every key a check creates is deleted by the check, and by the run's cleanup when the check
+// could not (the ledger lists it). KEY-4 is judged over the whole run (suites/run-wide.suite.ts).
+// Without a key path in the profile, keys cannot be deleted: the checks of clauses that need no
+// key path still create theirs, and the report lists the keys left on the target.
+
+const WRITES = { writes: true } as const;
+
+/** Time allowed for a last-use time to show a use: a target may write it asynchronously. */
+const LAST_USE_SETTLE_MS = 5_000;
+
+check(
+  'KEY-1',
+  'creating a key with a name reveals a complete key that authenticates within 10 s',
+  async (t) => {
+    const key = await createKey(t, 'created');
+    try {
+      const use = await useUntilAccepted(t, key);
+      t.ensure(use.accepted?.status === 200, () => `the key from the creation response did not authenticate within 10 s: [GET] ${PROBE_PATH} answered ${use.last.status}`, key.response, use.last);
+    } finally {
+      await discardKey(t, key);
+    }
+  },
+  WRITES,
+);
+
+check(
+  'KEY-2',
+  'a new key authenticates on its very first request',
+  async (t) => {
+    let key: CreatedKey | null = null;
+    try {
+      key = await createKey(t, 'first-use');
+    } catch {
+      t.skip('no key could be created: KEY-1 judges creation');
+    }
+    try {
+      const first = await t.http.get(PROBE_PATH, { auth: asCreated(key!) });
+      t.ensure(first.status === 200, () => `the very first request with a new key answered ${first.status}, expected 200`, key!.response, first);
+    } finally {
+      await discardKey(t, key);
+    }
+  },
+  WRITES,
+);
+
+check(
+  'KEY-3',
+  "the key list shows a key's name and last-use time and no part of any secret",
+  async (t) => {
+    const key = await keyForCheck(t, 'listed');
+    try {
+      const pages = await readKeyList(t);
+      const secrets = await knownSecrets(t);
+      // The body is what the list shows; headers are every response's business (KEY-4).
+      for (const { res } of pages) {
+        t.ensure(!secrets.leaks(res.text), 'the key list contains 8 or more consecutive characters of a key secret', res);
+      }
+      const listed = findListed(t, pages, key);
+      t.ensure(listed !== null, () => `the key list does not show the key named ${key.name}`, ...pages.map((p) => p.res));
+      const { name, lastUsedAt } = t.profile.apiKeyFields;
+      const { item, res } = listed!;
+      t.ensure(item[name!] === key.name, () => `the listed key's "${name}" is ${JSON.stringify(item[name!])}, expected ${JSON.stringify(key.name)}`, res);
+      t.ensure(lastUsedAt! in item, () => `the listed key has no "${lastUsedAt}" member (its last-use time)`, res);
+      const used = item[lastUsedAt!];
+      t.ensure(used === null || (typeof used === 'string' && !Number.isNaN(Date.parse(used))), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(used)}, not a time`, res);
+    } finally {
+      await discardKey(t, key);
+    }
+  },
+  WRITES,
+);
+
+check(
+  'KEY-5',
+  'a deleted key is 401 authentication_error on the very next request, and a second later',
+  async (t) => {
+    const key = await keyForCheck(t, 'revoked');
+    let gone = false;
+    try {
+      const deleted = await deleteKey(t, key);
+      t.ensure(deleted.status >= 200 && deleted.status < 300, () => `deleting the key answered ${deleted.status}, expected 2xx`, deleted);
+      gone = true;
+      const next = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
+      ensureRevoked(t, next, 'the very next request with the deleted key', deleted);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const later = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
+      ensureRevoked(t, later, 'a request with the deleted key a second later', deleted);
+    } finally {
+      if (!gone) await discardKey(t, key);
+    }
+  },
+  WRITES,
+);
+
+function ensureRevoked(t: CheckContext, res: HttpResponse, what: string, deletion: HttpResponse): void {
+  t.ensure(res.status === 401, () => `${what} answered ${res.status}, expected 401`, deletion, res);
+  t.ensure(hasTypeAnywhere(res.json, 'authentication_error'), () => `${what} answered 401 without type "authentication_error"`, deletion, res);
+}
+
+check(
+  'KEY-6',
+  'a deleted key leaves the list, and deleting it again is 404 not_found_error',
+  async (t) => {
+    const key = await keyForCheck(t, 'deleted-twice');
+    const first = await deleteKey(t, key);
+    if (first.status < 200 || first.status >= 300) t.skip(`deleting the key answered ${first.status}: KEY-5 judges deletion`);
+    const pages = await readKeyList(t);
+    const still = findListed(t, pages, key);
+    t.ensure(still === null, () => `the key list still shows the deleted key ${key.name}`, first, still?.res ?? first);
+    const again = await deleteKey(t, key);
+    t.ensure(again.status === 404, () => `deleting the key a second time answered ${again.status}, expected 404`, first, again);
+    const type = errorOf(again.json)?.type;
+    t.ensure(type === 'not_found_error', () => `the second deletion's 404 has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`, again);
+  },
+  WRITES,
+);
+
+check(
+  'KEY-7',
+  'the last-use time of a key moves forward after the key is used',
+  async (t) => {
+    const key = await keyForCheck(t, 'last-use');
+    try {
+      const before = await lastUse(t, key);
+      t.ensure(typeof before.value === 'string', () => `the key was used but its last-use time is ${JSON.stringify(before.value)}`, before.res);
+      // Last-use times may have a resolution of one second.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const use = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
+      t.ensure(use.status === 200, () => `using the key again answered ${use.status}`, use);
+      const deadline = Date.now() + LAST_USE_SETTLE_MS;
+      let after = await lastUse(t, key);
+      while (!movedOn(before.value as string, after.value) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        after = await lastUse(t, key);
+      }
+      t.ensure(movedOn(before.value as string, after.value), () => `the last-use time stayed ${JSON.stringify(after.value)} after the key was used again (before: ${JSON.stringify(before.value)})`, before.res, use, after.res);
+    } finally {
+      await discardKey(t, key);
+    }
+  },
+  WRITES,
+);
+
+async function lastUse(t: CheckContext, key: CreatedKey): Promise<{ value: unknown; res: HttpResponse }> {
+  const pages = await readKeyList(t);
+  const listed = findListed(t, pages, key);
+  if (!listed) t.skip(`the key list does not show the key ${key.name}: KEY-3 judges that`);
+  return { value: listed!.item[t.profile.apiKeyFields.lastUsedAt!], res: listed!.res };
+}
+
+function movedOn(before: string, after: unknown): boolean {
+  return typeof after === 'string' && Date.parse(after) > Date.parse(before);
+}
+
+check(
+  'KEY-8',
+  'creating a key without name is 400, not 422',
+  async (t) => {
+    const res = await t.http.post(KEY_CREATION_PATH, {});
+    if (res.status >= 200 && res.status < 300) {
+      await discardKey(t, await adoptCreatedKey(t, res, null));
+      t.fail('creating a key without name succeeded, expected 400', res);
+    }
+    t.ensure(res.status !== 422, 'creating a key without name answered 422: a missing required parameter is 400 (Errors, rule 1)', res);
+    t.ensure(res.status === 400, () => `creating a key without name answered ${res.status}, expected 400`, res);
+  },
+  WRITES,
+);
+
+/** Every secret the run knows: the configured keys and every key revealed so far. */
+async function knownSecrets(t: CheckContext): Promise<Redactor> {
+  const redactor = new Redactor();
+  const prefix = t.profile.keyPrefix;
+  redactor.add(t.run.keys.main, prefix);
+  redactor.add(t.run.keys.other, prefix);
+  for (const secret of await t.runtime.broker.secrets()) redactor.add(secret, prefix);
+  return redactor;
+}

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startReference, type ReferenceApp, type RunningReference } from '../reference/server.js';
+import { ROOT } from './support/cli.js';
+
+// Issue 5: a run never leaves a key it created behind, even when it is stopped halfway.
+
+const BIN = join(ROOT, 'bin/conformance.mjs');
+
+/**
+ * A reference whose key deletions hang while `hold` is on, so that a run can be caught with
+ * keys outstanding. Released deletions are answered 503 without deleting: only requests sent
+ * after the release delete anything.
+ */
+async function stallingReference(): Promise<{ target: RunningReference; app: ReferenceApp; stalled: () => number; release: () => void }> {
+  let app: ReferenceApp | null = null;
+  let holding = true;
+  const waiting: (() => void)[] = [];
+  const target = await startReference({
+    windowSeconds: 1,
+    modify: (reference) => {
+      app = reference;
+      reference.app.addHook('preHandler', async (req, reply) => {
+        if (!holding || req.method !== 'DELETE') return;
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        await reply.code(503).send({ error: { type: 'api_error', code: null, message: 'Unavailable.', param: null, path: null } });
+      });
+    },
+  });
+  return {
+    target,
+    app: app!,
+    stalled: () => waiting.length,
+    release: () => {
+      holding = false;
+      for (const resolve of waiting.splice(0)) resolve();
+    },
+  };
+}
+
+/** Keys of the main account the suite made (by its naming) that still work. */
+function liveSuiteKeys(app: ReferenceApp): string[] {
+  return [...app.state.store.accounts[0]!.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).map((k) => k.name);
+}
+
+function spawnCli(args: readonly string[], env: Record<string, string>, cwd: string): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('cleanup of created keys', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  async function startRunCaughtHalfway() {
+    const ref = await stallingReference();
+    closers.push(async () => {
+      ref.release();
+      await ref.target.close();
+    });
+    const cwd = mkdtempSync(join(tmpdir(), 'conformance-cleanup-'));
+    const profile = join(cwd, 'profile.json');
+    writeFileSync(profile, JSON.stringify(ref.target.profile));
+    const reportDir = join(cwd, 'reports');
+    const env = { CONFORMANCE_BASE_URL: ref.target.url, CONFORMANCE_API_KEY: ref.target.keys.main, CONFORMANCE_OTHER_ACCOUNT_API_KEY: ref.target.keys.other };
+    const run = spawnCli(['--profile', profile, '--report-dir', reportDir, '--only', 'KEY'], env, cwd);
+    closers.push(async () => void run.child.kill('SIGKILL'));
+    await until(() => ref.stalled() > 0, 120_000, 'the run to create a key and try to delete it');
+    expect(liveSuiteKeys(ref.app).length).toBeGreaterThan(0);
+    return { ref, cwd, profile, reportDir, env, run };
+  }
+
+  test('a run killed halfway leaves no key behind after `cleanup`', async () => {
+    const { ref, cwd, profile, reportDir, env, run } = await startRunCaughtHalfway();
+    run.child.kill('SIGKILL');
+    await run.done;
+    ref.release();
+    const left = liveSuiteKeys(ref.app);
+    expect(left.length).toBeGreaterThan(0);
+    const ledger = readFileSync(join(reportDir, 'ledger.jsonl'), 'utf8');
+    for (const name of left) expect(ledger).toContain(name);
+
+    const cleanup = spawnCli(['cleanup', '--profile', profile, '--report-dir', reportDir], env, cwd);
+    const result = await cleanup.done;
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    for (const name of left) expect(result.stdout).toContain(name);
+    expect(liveSuiteKeys(ref.app)).toEqual([]);
+    // The configured keys are never touched.
+    expect([...ref.app.state.store.accounts[0]!.keys.values()].find((k) => k.name === 'owner key')?.revokedAtMs).toBeNull();
+
+    const again = await spawnCli(['cleanup', '--profile', profile, '--report-dir', reportDir], env, cwd).done;
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('nothing to delete');
+  });
+
+  test('Ctrl-C stops the run, deletes the keys it created and exits 130', async () => {
+    const { ref, reportDir, run } = await startRunCaughtHalfway();
+    run.child.kill('SIGINT');
+    ref.release();
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain('interrupted');
+    expect(liveSuiteKeys(ref.app)).toEqual([]);
+    expect(existsSync(join(reportDir, 'ledger.jsonl'))).toBe(true);
+  });
+});
