@@ -57,3 +57,41 @@ describe('pacer', () => {
     expect(pacer.delay('k', false)).toBe(10_000);
   });
 });
+
+describe('pacer reservations and fresh windows', () => {
+  test('a reservation holds budget back from paced requests until an unpaced response uses it', async () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+    pacer.observe('k', false, 200, headers(2, c.now() / 1000 + 10), true);
+    await pacer.reserve('k', false, 1);
+    await pacer.acquire('k', false);
+    expect(pacer.delay('k', false)).toBe(10_000);
+    pacer.observe('k', false, 200, headers(1, c.now() / 1000 + 10), false); // the reserved one
+    expect(pacer.delay('k', false)).toBe(10_000); // still one in flight, Remaining 1
+  });
+
+  test('a reservation waits for the window when the budget is spent', async () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+    pacer.observe('k', false, 200, headers(0, c.now() / 1000 + 30), true);
+    const start = c.now();
+    await pacer.reserve('k', false, 1);
+    expect(c.now() - start).toBe(30_000);
+  });
+
+  test('with a Reset known, the bucket is fresh once it has passed', () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 30, now: c.now });
+    expect(pacer.freshIn('anonymous', true)).toBe(0);
+    pacer.observe('anonymous', true, 401, rateHeaders({ 'x-ratelimit-remaining': '15', 'x-ratelimit-reset': String(c.now() / 1000 + 12) }), true);
+    expect(pacer.freshIn('anonymous', true)).toBe(12_030);
+  });
+
+  test('without headers, the bucket is fresh a whole window after its last response', () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 30, now: c.now });
+    pacer.observe('anonymous', true, 401, rateHeaders({}), false);
+    c.advance(20_000);
+    expect(pacer.freshIn('anonymous', true)).toBe(40_030);
+  });
+});

@@ -1,0 +1,71 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReference } from '../reference/server.js';
+import { readReport, runCli } from '../test/support/cli.js';
+
+// `node --import tsx bench/real-scale.ts`: the whole suite against the reference with the
+// document's real 60-second window (issue 6, Pacing at real scale). Takes as many minutes as the
+// busiest key needs windows. `BENCH_WINDOW_SECONDS=1` runs the same measurement in seconds.
+//
+// Prints: total requests, requests on the busiest key and without a key, unplanned 429s, wall
+// time, the floor and the ratio of the two. The floor is what the limits alone force: the larger
+// of the busiest key's requests over its ceiling and the requests without a key over theirs, in
+// windows, and at least one window (RATE-5 waits one out). Requests are counted by the target
+// itself (a hook on the reference), so the figures do not depend on the suite's own log.
+
+const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 60);
+
+/** Requests the target received, by the Authorization header they carried (none: without a key). */
+const received = new Map<string, number>();
+let refused = 0;
+
+const target = await startReference({
+  windowSeconds: WINDOW_SECONDS,
+  modify: ({ app }) => {
+    // onResponse, not onRequest: the 401s and 429s of authentication never reach later onRequest hooks.
+    app.addHook('onResponse', async (req, reply) => {
+      const who = req.headers.authorization ?? 'none';
+      received.set(who, (received.get(who) ?? 0) + 1);
+      if (reply.statusCode === 429) refused++;
+    });
+  },
+});
+const profileFile = join(mkdtempSync(join(tmpdir(), 'real-scale-')), 'profile.json');
+writeFileSync(profileFile, JSON.stringify(target.profile));
+const { perKeyPerMinute, unauthenticatedPerMinute } = target.profile.limits;
+
+process.stdout.write(`real-scale: reference at ${target.url}, window ${WINDOW_SECONDS} s, ${perKeyPerMinute} a window per key, ${unauthenticatedPerMinute} without a key\n`);
+const started = Date.now();
+const result = await runCli(['--profile', profileFile], { CONFORMANCE_BASE_URL: target.url, CONFORMANCE_API_KEY: target.keys.main, CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other }, { timeoutMs: 4 * 60 * 60_000 });
+const wallMs = Date.now() - started;
+await target.close();
+
+const report = readReport(result);
+const withoutKey = received.get('none') ?? 0;
+const keyed = [...received.entries()].filter(([who]) => who !== 'none').map(([, n]) => n);
+const busiest = Math.max(0, ...keyed);
+const total = [...received.values()].reduce((a, b) => a + b, 0);
+const floorWindows = Math.max(busiest / perKeyPerMinute, withoutKey / unauthenticatedPerMinute, 1);
+const floorMs = floorWindows * WINDOW_SECONDS * 1000;
+const waitLines = result.stdout.split('\n').filter((line) => line.includes('… waiting'));
+
+const figures = {
+  verdict: report.verdict,
+  exitCode: result.exitCode,
+  requests: total,
+  requestsLoggedBySuite: report.environment.requests,
+  busiestKeyRequests: busiest,
+  keysUsed: keyed.length,
+  requestsWithoutKey: withoutKey,
+  refused429: refused,
+  unplanned429: report.environment.unplanned429,
+  wallSeconds: Math.round(wallMs / 100) / 10,
+  floorWindows: Math.round(floorWindows * 100) / 100,
+  floorSeconds: Math.round(floorMs / 100) / 10,
+  ratio: Math.round((wallMs / floorMs) * 1000) / 1000,
+  progressWaitLines: waitLines.length,
+};
+for (const [name, value] of Object.entries(figures)) process.stdout.write(`  ${name.padEnd(22)} ${value}\n`);
+for (const line of waitLines) process.stdout.write(`${line}\n`);
+if (result.exitCode !== 0) process.stdout.write(`\nCLI output:\n${result.stdout}\n${result.stderr}\n`);

@@ -1,0 +1,274 @@
+import { check } from '../src/check/check.js';
+import type { CheckContext } from '../src/check/context.js';
+import { CheckNotRun } from '../src/check/outcome.js';
+import { bucketOf, type HttpResponse } from '../src/http/client.js';
+import { RESET_SKEW_SECONDS } from '../src/judge/run-wide.js';
+import { rateHeaders } from '../src/pacing/pacer.js';
+import { provokeLimit, type BurstResult } from './support/bursts.js';
+import { createKey, deleteKey, type CreatedKey } from './support/keys.js';
+
+// RATE: limits per key and per IP address (api-v1.md, Limits). RATE-1/2/8/9 are judged over every
+// response of the run (suites/run-wide.suite.ts); this suite provokes the limits on purpose.
+//
+// One key is created for the purpose and exhausted once, so that the main key keeps its budget;
+// the checks share that one exhaustion (whichever runs first provokes it). The wait RATE-5 needs
+// runs in the background while RATE-6 and RATE-7 proceed. The suite runs after every other one
+// that sends requests without a key (src/run/suite-order.ts), and RATE-7 first waits for a window
+// that holds none of them, so that no check expecting a 401 meets the 429s it provokes.
+
+/** A cheap authenticated read: the request every burst repeats. */
+const PROBE = { path: '/api/v1/workspaces', query: { limit: 1 } } as const;
+
+/** The exhaustion of the created key, and what was seen right after it. */
+interface Exhaustion {
+  readonly key: CreatedKey;
+  readonly burst: BurstResult;
+  /** RATE-6: the main key, sent right after the created key's first 429. */
+  readonly main: HttpResponse | null;
+  /** The created key again, right after: still refused within the window its 429 named. */
+  readonly again: { readonly res: HttpResponse; readonly sentAt: number } | null;
+  /** RATE-5: the created key once the 429's Retry-After has passed (started in the background). */
+  readonly recovery: Promise<Recovery> | null;
+}
+
+type Recovery = { readonly res: HttpResponse; readonly waitedS: number } | { readonly skip: string };
+
+let exhaustion: Promise<Exhaustion> | null = null;
+
+/** Exhausts a created key once per run; every RATE check that needs it awaits the same result. */
+function exhausted(t: CheckContext): Promise<Exhaustion> {
+  exhaustion ??= exhaust(t);
+  return exhaustion;
+}
+
+async function exhaust(t: CheckContext): Promise<Exhaustion> {
+  let key: CreatedKey;
+  try {
+    key = await createKey(t, 'rate-limits');
+  } catch (error) {
+    if (error instanceof CheckNotRun) throw error;
+    const reason = (error as { reason?: string }).reason ?? String(error);
+    throw new CheckNotRun('skipped', `no key could be created to exhaust (${reason})`);
+  }
+  const http = t.runtime.http;
+  const broker = t.runtime.broker;
+  const auth = { key: key.secret, kind: 'created' as const };
+  const { perKeyPerMinute, windowSeconds } = t.profile.limits;
+  const createdBucket = bucketOf(`Bearer ${key.secret}`);
+  const probe = (credential: 'main' | typeof auth) => http.get(PROBE.path, { query: PROBE.query, auth: credential, pace: false, expect429: true });
+  for (let attempt = 1; ; attempt++) {
+    // The main key's probe must not wait for the pacer once the created key is refused: a wait
+    // into the next window would prove nothing. Its budget is set aside first.
+    await broker.reserve(bucketOf(`Bearer ${t.run.keys.main}`), false, 1);
+    const burst = await provokeLimit({
+      send: () => probe(auth),
+      ceiling: perKeyPerMinute,
+      windowMs: windowSeconds * 1000,
+      untilFresh: () => broker.untilFresh(createdBucket, false),
+    });
+    if (!burst.first429) return { key, burst, main: null, again: null, recovery: null };
+    // Timed from the 429 at once: a Retry-After of 0 must be tried at once, not after RATE-6's probes.
+    const recovery = recover(t, auth, burst.first429);
+    // Not awaited here: RATE-5 collects it. A rejection must not go unhandled meanwhile.
+    recovery.catch(() => undefined);
+    const main = await probe('main');
+    const againSentAt = Date.now();
+    const again = { res: await probe(auth), sentAt: againSentAt };
+    // The created key's window may have ended meanwhile (a short window, a loaded machine): then
+    // nothing was shown about the main key, and the key is exhausted again in a fresh window.
+    const rolledOver = again.res.status !== 429 && !withinWindowOf(burst.first429, again);
+    if (rolledOver && attempt < EXHAUSTION_ATTEMPTS) {
+      await recovery.catch(() => undefined);
+      await broker.untilFresh(createdBucket, false);
+      continue;
+    }
+    return { key, burst, main, again, recovery };
+  }
+}
+
+/** Exhaustions tried when the window ends before the main key could be tried alongside. */
+const EXHAUSTION_ATTEMPTS = 3;
+
+/**
+ * Whether a request sent after a 429 provably fell in the window the 429 named: the target says
+ * so (the same X-RateLimit-Reset), or it left a whole second before Retry-After ran out.
+ */
+function withinWindowOf(refused: { res: HttpResponse; at: number }, later: { res: HttpResponse; sentAt: number }): boolean {
+  const h = rateHeaders(refused.res.headers);
+  const sameWindow = h.reset !== null && rateHeaders(later.res.headers).reset === h.reset;
+  return sameWindow || (h.retryAfter !== null && later.sentAt - refused.at < (h.retryAfter - 1) * 1000);
+}
+
+/** Waits exactly what the 429's Retry-After says (plus transit slack), then tries the key again. */
+async function recover(t: CheckContext, auth: { key: string; kind: 'created' }, first429: { res: HttpResponse; at: number }): Promise<Recovery> {
+  const retryAfter = rateHeaders(first429.res.headers).retryAfter;
+  if (retryAfter === null) return { skip: 'the 429 carried no Retry-After in whole seconds to wait for' };
+  const longest = t.profile.limits.windowSeconds + RESET_SKEW_SECONDS;
+  if (retryAfter > longest) return { skip: `Retry-After says ${retryAfter} s, more than one window of ${t.profile.limits.windowSeconds} s: not waited for` };
+  const slackMs = transitSlackMs(t.run.baseUrl);
+  await sleep(first429.at + retryAfter * 1000 + slackMs - Date.now());
+  const res = await t.runtime.http.get(PROBE.path, { query: PROBE.query, auth, pace: false, expect429: true });
+  return { res, waitedS: retryAfter };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/** The 429 a burst provoked, or a finding that the ceiling was crossed without one. */
+function first429Of(t: CheckContext, burst: BurstResult, who: string, ceiling: number): HttpResponse {
+  const { judgement, attempt } = burst;
+  if (judgement.kind === 'lax') {
+    const at = attempt[judgement.index]!;
+    if (!burst.first429) t.fail(`${attempt.length} requests ${who} in a row, none refused: the ceiling of ${ceiling} a window is not enforced`, ...attempt.slice(-2));
+    if (at.status === 429) t.fail(`the first 429 ${who} came only after ${judgement.accepted} requests within one window: the ceiling is ${ceiling}`, ...attempt.slice(judgement.index - 1, judgement.index + 1));
+    t.fail(`request ${judgement.accepted} ${who} within one window was answered ${at.status}, not 429: the ceiling is ${ceiling}`, ...attempt.slice(Math.max(0, judgement.index - 1), judgement.index + 1));
+  }
+  if (judgement.kind === 'slow') {
+    t.skip(`${attempt.length} requests ${who} did not fit in one window of ${t.profile.limits.windowSeconds} s: the target answered too slowly to reach the ceiling`);
+  }
+  if (judgement.kind === 'early') {
+    t.skip(`a 429 came after only ${judgement.accepted} requests ${who} on a fresh budget of ${ceiling}: another client seems to share it, the count proves nothing`);
+  }
+  return burst.first429!.res;
+}
+
+/** A target on this machine answers within milliseconds; a remote one needs slack for transit. */
+function transitSlackMs(baseUrl: string): number {
+  const host = new URL(baseUrl).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\./.test(host) ? 15 : 250;
+}
+
+/** Numbers a message states, for "a message that states the wait in seconds". */
+function numbersIn(message: string): number[] {
+  return [...message.matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+}
+
+check(
+  'RATE-3',
+  'the request past a key\'s ceiling is 429 rate_limit_error, rate_limit_exceeded, param null, stating the wait',
+  async (t) => {
+    const { burst, again } = await exhausted(t);
+    const ceiling = t.profile.limits.perKeyPerMinute;
+    const res = first429Of(t, burst, 'on a new key', ceiling);
+    const error = (t.json(res) as { error?: Record<string, unknown> } | null)?.error;
+    t.ensure(error && typeof error === 'object', 'the 429 body has no error object', res);
+    t.ensure(error!.type === 'rate_limit_error', () => `the 429 has type ${JSON.stringify(error!.type)}, not "rate_limit_error"`, res);
+    t.ensure(error!.code === 'rate_limit_exceeded', () => `the 429 has code ${JSON.stringify(error!.code)}, not "rate_limit_exceeded"`, res);
+    t.ensure(error!.param === null, () => `the 429 has param ${JSON.stringify(error!.param)}, not null`, res);
+    const message = typeof error!.message === 'string' ? error!.message : '';
+    const retryAfter = rateHeaders(res.headers).retryAfter;
+    const stated = numbersIn(message);
+    t.ensure(stated.length > 0, () => `the 429 message states no wait in seconds: ${JSON.stringify(message)}`, res);
+    if (retryAfter !== null) {
+      t.ensure(
+        stated.some((n) => Math.abs(n - retryAfter) <= 1),
+        () => `the 429 message ${JSON.stringify(message)} states no wait within 1 s of Retry-After ${retryAfter}`,
+        res,
+      );
+    }
+    // Past the ceiling means past it for the rest of the window, not for one request.
+    if (again && again.res.status !== 429) {
+      t.ensure(
+        !withinWindowOf(burst.first429!, again),
+        () => `the key was accepted again (${again.res.status}) right after its 429, within the window the 429 named (Retry-After ${retryAfter ?? 'none'}, X-RateLimit-Reset ${rateHeaders(res.headers).reset ?? 'none'})`,
+        res,
+        again.res,
+      );
+    }
+  },
+  { writes: true },
+);
+
+check(
+  'RATE-6',
+  'exhausting a created key does not throttle the main key',
+  async (t) => {
+    const { burst, main, again } = await exhausted(t);
+    if (!burst.first429 || !main || !again) t.skip('no 429 was provoked on the created key');
+    const refused = burst.first429!.res;
+    const stillRefused = again!.res.status === 429;
+    t.ensure(
+      !(stillRefused && main!.status === 429),
+      () => `the main key was answered 429 while another key of the account was exhausted: the limit is not per key`,
+      refused,
+      main!,
+    );
+    // A key nobody else knows, refused before its own ceiling, spends a budget shared with others.
+    const { judgement } = burst;
+    t.ensure(
+      judgement.kind !== 'early',
+      () => `a key created moments ago was refused after ${judgement.kind === 'early' ? judgement.accepted : '?'} requests of its ceiling of ${t.profile.limits.perKeyPerMinute}: its budget is shared with other keys`,
+      refused,
+    );
+    if (!stillRefused) {
+      t.skip(
+        withinWindowOf(burst.first429!, again!)
+          ? 'the created key was accepted again right after its 429 (RATE-3): it was not kept exhausted'
+          : "the created key's window ended before the main key was tried",
+      );
+    }
+  },
+  { writes: true },
+);
+
+check('RATE-7', 'the request past the ceiling without a key in one window is 429 rate_limit_error with Retry-After', async (t) => {
+  const broker = t.runtime.broker;
+  const ceiling = t.profile.limits.unauthenticatedPerMinute;
+  // Only a budget untouched by the run proves the count (checks expecting 401 ran before).
+  await broker.untilFresh('anonymous', true);
+  const burst = await provokeLimit({
+    send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
+    ceiling,
+    windowMs: t.profile.limits.windowSeconds * 1000,
+    untilFresh: () => broker.untilFresh('anonymous', true),
+  });
+  const res = first429Of(t, burst, 'without Authorization', ceiling);
+  const error = (res.json as { error?: { type?: unknown } } | undefined)?.error;
+  t.ensure(error?.type === 'rate_limit_error', () => `the 429 without a key has type ${JSON.stringify(error?.type)}, not "rate_limit_error"`, res);
+  t.ensure(/^\d+$/.test(res.headers['retry-after']?.trim() ?? ''), () => `the 429 without a key carries ${res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(res.headers['retry-after'])}`}`, res);
+}, { applies: (run) => (run.readOnly ? 'read-only' : true) }); // a read-only run provokes no 429 (src/http/client.ts)
+
+check('RATE-4', 'every 429 of the run carries Retry-After in whole seconds and the three X-RateLimit headers', async (t) => {
+  if (!t.run.readOnly) {
+    try {
+      await exhausted(t);
+    } catch (error) {
+      if (!(error instanceof CheckNotRun)) throw error;
+    }
+  }
+  const refused = (await t.runtime.broker.log()).filter((e) => e.response?.status === 429);
+  if (refused.length === 0) t.skip('the run provoked no 429');
+  for (const e of refused) {
+    const headers = e.response!.headers;
+    const retryAfter = headers['retry-after'];
+    t.ensure(retryAfter !== undefined, 'a 429 carries no Retry-After', e);
+    t.ensure(/^\s*\d+\s*$/.test(retryAfter!), () => `a 429 carries Retry-After ${JSON.stringify(retryAfter)}, not whole seconds`, e);
+    const h = rateHeaders(headers);
+    const missing = [h.limit === null && 'X-RateLimit-Limit', h.remaining === null && 'X-RateLimit-Remaining', h.reset === null && 'X-RateLimit-Reset'].filter(Boolean);
+    t.ensure(missing.length === 0, () => `a 429 lacks integer ${missing.join(', ')}`, e);
+  }
+});
+
+check(
+  'RATE-5',
+  'after waiting what Retry-After says, the exhausted key works again',
+  async (t) => {
+    const done = await exhausted(t);
+    try {
+      if (!done.recovery) t.skip('no 429 was provoked on the created key');
+      const recovery = await done.recovery!;
+      if ('skip' in recovery) return t.skip(recovery.skip);
+      const { res, waitedS } = recovery;
+      t.ensure(
+        res.status >= 200 && res.status < 300,
+        () => `after waiting the ${waitedS} s Retry-After said, the key was answered ${res.status}${res.status === 429 ? ': still refused' : ''}`,
+        done.burst.first429!.res,
+        res,
+      );
+    } finally {
+      await deleteKey(t, done.key).catch(() => undefined);
+    }
+  },
+  { writes: true },
+);
