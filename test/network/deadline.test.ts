@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { HttpClient, TransportFailure, type ClientHooks } from '../../src/http/client.js';
+import { startSlowHandshake } from '../hostile/server.js';
+
+// The request deadline covers the connection too: a TLS handshake that never completes fails at
+// the deadline, not at undici's own 10 s connect timeout.
+
+const hooks: ClientHooks = { acquire: async () => {}, record: async () => {} };
+let stalled: Awaited<ReturnType<typeof startSlowHandshake>>;
+
+beforeAll(async () => {
+  stalled = await startSlowHandshake('https://127.0.0.1:9', null);
+});
+afterAll(() => stalled.close());
+
+test('a TLS handshake that never completes fails as a timeout within the 1000 ms deadline (plus slack), not after 10 s', async () => {
+  const client = new HttpClient({ baseUrl: stalled.url, keys: { main: 'sk_x', other: null }, extraHeaders: [], timeoutMs: 1000, hooks });
+  const started = Date.now();
+  const failure = await client.get('/api/v1/workspaces').catch((error: unknown) => error);
+  expect(failure).toBeInstanceOf(TransportFailure);
+  expect((failure as TransportFailure).kind).toBe('timeout');
+  expect(Date.now() - started).toBeLessThan(5000);
+});
