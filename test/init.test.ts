@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import type { Facts } from '../src/init/probe-profile.js';
+import { loadProfile } from '../src/profile/profile.js';
+import { ROOT } from './support/cli.js';
+import { readJson, runConformance, scratch } from './support/commands.js';
+import { startReference } from '../reference/server.js';
+
+/** Facts init learns by reading alone: no key created, nothing written on the target. */
+const WITHOUT_SIDE_EFFECTS = [
+  'paths.workspace',
+  'paths.governanceModel',
+  'paths.record',
+  'paths.taxonomies',
+  'paths.taxonomy',
+  'paths.fields',
+  'paths.field',
+  'paths.picklists',
+  'paths.picklist',
+  'paths.apiKeyList',
+  'paths.submissionList',
+  'limits.perKeyPerMinute',
+  'limits.unauthenticatedPerMinute',
+  'submissions.workspaceQueryParam',
+  'submissions.workspaceQueryParamRequired',
+  'submissions.requiredBodyFields',
+  'forbiddenProbe',
+];
+
+function at(profile: Record<string, unknown>, place: string): unknown {
+  return place.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], profile);
+}
+
+test('init against the reference writes a valid profile equal to the shipped one in every probed fact, the rest marked guessed', async () => {
+  const target = await startReference({});
+  try {
+    const auth = { authorization: `Bearer ${target.keys.main}` };
+    const keyCount = async () => ((await (await fetch(`${target.url}/api/v1/api_keys?limit=100`, { headers: auth })).json()) as { total_count: number }).total_count;
+    const keysBefore = await keyCount();
+    const out = join(scratch(), 'draft.json');
+    const result = await runConformance(['init', '--base-url', target.url, '--out', out], { CONFORMANCE_API_KEY: target.keys.main });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const draft = loadProfile(out);
+    const written = JSON.parse(draft.text) as Record<string, unknown>;
+    const shipped = JSON.parse(readFileSync(join(ROOT, 'profiles/reference.json'), 'utf8')) as Record<string, unknown>;
+    const { facts } = readJson<{ facts: Facts }>(out.replace(/\.json$/, '.facts.json'));
+
+    for (const place of WITHOUT_SIDE_EFFECTS) {
+      expect(facts[place]?.how, place).toBe('probed');
+      expect(at(written, place), place).toEqual(at(shipped, place));
+    }
+    // The key's fields, prefix and delete path come from a key created and deleted again.
+    for (const [place, fact] of Object.entries(facts)) {
+      expect(['probed', 'guessed'], place).toContain(fact.how);
+      expect(fact.why, place).toBeTruthy();
+      expect(at(written, place), place).toEqual(fact.value);
+      if (fact.how === 'probed') expect(fact.value, place).toEqual(at(shipped, place));
+    }
+    expect(facts.keyPrefix).toMatchObject({ how: 'probed', value: 'sk_' });
+    expect(facts['submissions.acceptsAnyData']?.how).toBe('guessed');
+
+    // It leaves nothing behind and says no secret.
+    expect(await keyCount()).toBe(keysBefore);
+    const submissions = await fetch(`${target.url}/api/v1/submissions`, { headers: auth });
+    expect(((await submissions.json()) as { total_count: number }).total_count).toBe(0);
+    expect(result.stdout + readFileSync(out, 'utf8')).not.toContain(target.keys.main);
+    expect(result.stdout).toMatch(/profile draft: .*draft\.json \(\d+ facts probed, \d+ guessed/);
+  } finally {
+    await target.close();
+  }
+});

@@ -1,0 +1,147 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { CLAUSE_IDS } from '../src/clauses/catalogue.js';
+import type { ConformanceDocument } from '../src/report/document.js';
+import { schemaErrors } from '../src/schemas.js';
+import { junitCases, readJson, runConformance, scratch, targetEnv, withMutants, withReference, type CommandResult } from './support/commands.js';
+
+// One target with a MUST fault (RES-1) and a SHOULD fault (GEN-2), run twice: as is and --strict.
+const FAULTS = withMutants('workspace-description-null', 'version-prefix-ignored');
+
+interface Run extends CommandResult {
+  readonly dir: string;
+  readonly report: ConformanceDocument;
+  readonly junit: Map<string, 'failed' | 'skipped' | 'passed'>;
+  readonly stepSummary: string;
+}
+
+let plain: Run;
+let strict: Run;
+/** A whole run of every suite against the embedded reference: every kind of record, keys created included. */
+let whole: ConformanceDocument;
+
+async function runOnce(extra: string[], env: Record<string, string>): Promise<Run> {
+  return withReference(FAULTS, async (target) => {
+    const cwd = scratch();
+    const dir = join(cwd, 'reports');
+    const stepSummaryFile = join(cwd, 'step-summary.md');
+    writeFileSync(stepSummaryFile, '## an earlier step\n');
+    const profile = join(cwd, 'profile.json');
+    writeFileSync(profile, JSON.stringify(target.profile));
+    const result = await runConformance(
+      ['--profile', profile, '--report-dir', dir, '--only', 'GEN,RES', '--seed', '7', '--header', 'X-Gateway-Token: gateway-secret-value-123', ...extra],
+      { ...targetEnv(target), GITHUB_STEP_SUMMARY: stepSummaryFile, ...env },
+      cwd,
+    );
+    return {
+      ...result,
+      dir,
+      report: readJson<ConformanceDocument>(join(dir, 'conformance.json')),
+      junit: junitCases(readFileSync(join(dir, 'junit.xml'), 'utf8')),
+      stepSummary: readFileSync(stepSummaryFile, 'utf8'),
+    };
+  });
+}
+
+beforeAll(async () => {
+  const cwd = scratch();
+  const wholeRun = runConformance(['--report-dir', join(cwd, 'reports')], {}, cwd).then(() => readJson<ConformanceDocument>(join(cwd, 'reports/conformance.json')));
+  [plain, strict, whole] = await Promise.all([runOnce([], {}), runOnce(['--strict'], { GITHUB_ACTIONS: 'true' }), wholeRun]);
+}, 300_000);
+
+/** Clause IDs of the JUnit test cases in a state. */
+function junitClauses(run: Run, state: 'failed' | 'passed'): string[] {
+  return [...new Set([...run.junit].filter(([, s]) => s === state).map(([name]) => name.split(' ')[0]!))].sort();
+}
+
+function clausesWith(run: Run, ...statuses: string[]): string[] {
+  return run.report.clauses.filter((c) => statuses.includes(c.status)).map((c) => c.id).sort();
+}
+
+describe('the reports of a run', () => {
+  test('a run writes conformance.json, junit.xml, report.html and summary.md', () => {
+    for (const file of ['conformance.json', 'junit.xml', 'report.html', 'summary.md']) expect(existsSync(join(plain.dir, file)), file).toBe(true);
+    expect(plain.stdout).toMatch(/reports: .*conformance\.json, .*report\.html, .*summary\.md, .*junit\.xml/);
+  });
+
+  test('conformance.json validates against its schema and lists every clause once', () => {
+    expect(schemaErrors('conformance-report', plain.report)).toEqual([]);
+    expect(schemaErrors('conformance-report', strict.report)).toEqual([]);
+    expect(schemaErrors('conformance-report', whole)).toEqual([]);
+    expect(whole.verdict).toBe('conformant');
+    const keys = (entries: readonly { kind: string; id: string }[]) => entries.filter((e) => e.kind === 'api_key').map((e) => e.id).sort();
+    expect(keys(whole.resources.created).length).toBeGreaterThan(0);
+    expect(keys(whole.resources.removed)).toEqual(keys(whole.resources.created));
+    expect(plain.report.clauses.map((c) => c.id).sort()).toEqual([...CLAUSE_IDS].sort());
+  });
+
+  test('conformance.json says what was run: target, profile, versions, command, seed, times, counts', () => {
+    const r = plain.report;
+    expect(r.verdict).toBe('non-conformant');
+    expect(r.target.embedded).toBe(false);
+    expect(r.profile.content).toMatchObject({ name: 'reference' });
+    expect(r.profile.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(r.suite.catalogueVersion).toBeTruthy();
+    expect(r.seed).toBe(7);
+    expect(r.command).toContain('--only');
+    expect(Date.parse(r.endedAt) - Date.parse(r.startedAt)).toBe(r.durationMs);
+    expect(r.counts.MUST.fail).toBe(1);
+    expect(r.totals.fail + r.totals.warn + r.totals.pass + r.totals.not_applicable + r.totals.skipped + r.totals.error).toBe(CLAUSE_IDS.length);
+    expect(r.unverifiable.length).toBeGreaterThan(0);
+  });
+
+  test('a failed check carries its reason, the redacted exchange and a curl line', () => {
+    const failed = plain.report.clauses.find((c) => c.id === 'RES-1')!;
+    expect(failed.status).toBe('fail');
+    const check = failed.checks.find((c) => c.status === 'fail')!;
+    expect(check.reason).toBeTruthy();
+    expect(check.evidence!.length).toBeGreaterThan(0);
+    expect(check.repro!.curl![0]).toMatch(/^curl .*\$CONFORMANCE_API_KEY/);
+    expect(JSON.stringify(check.evidence)).toContain('[REDACTED]');
+  });
+
+  test('no secret reaches any report: neither the key nor an extra header value', () => {
+    for (const file of ['conformance.json', 'junit.xml', 'report.html', 'summary.md']) {
+      const text = readFileSync(join(plain.dir, file), 'utf8');
+      expect(text, file).not.toContain('gateway-secret-value-123');
+    }
+    expect(plain.report.command.join(' ')).toContain('X-Gateway-Token: [REDACTED]');
+  });
+
+  test('JUnit fails exactly the failed clauses: a SHOULD warning passes', () => {
+    expect(clausesWith(plain, 'warn')).toEqual(['GEN-2']);
+    expect(junitClauses(plain, 'failed')).toEqual(clausesWith(plain, 'fail', 'error'));
+    expect(junitClauses(plain, 'failed')).toEqual(['RES-1']);
+    expect(junitClauses(plain, 'passed')).toContain('GEN-2');
+    expect(plain.exitCode).toBe(1);
+  });
+
+  test('under --strict the SHOULD finding fails, in the report and in JUnit alike', () => {
+    expect(clausesWith(strict, 'fail')).toEqual(['GEN-2', 'RES-1']);
+    expect(junitClauses(strict, 'failed')).toEqual(['GEN-2', 'RES-1']);
+    expect(strict.exitCode).toBe(1);
+  });
+
+  test('summary.md tables the verdict and the failures, and is appended to $GITHUB_STEP_SUMMARY', () => {
+    const summary = readFileSync(join(plain.dir, 'summary.md'), 'utf8');
+    expect(summary).toMatch(/^## API v1 conformance: ❌ non-conformant/);
+    expect(summary).toMatch(/\| MUST \| \d+ \| 1 \| 0 \|/);
+    expect(summary).toMatch(/\| RES-1 \| MUST \| fail \| .+ \|/);
+    expect(summary).toMatch(/\| GEN-2 \| SHOULD \| warn \| .+ \|/);
+    expect(plain.stepSummary).toBe(`## an earlier step\n${summary}`);
+  });
+
+  test('under GitHub Actions vitest annotates the failed checks', () => {
+    expect(strict.stdout).toMatch(/^::error file=suites\/resources.suite.ts,line=\d+,title=RES-1 .*::.+/m);
+    expect(strict.stdout).toMatch(/^::error file=suites\/general.suite.ts,line=\d+,title=GEN-2 /m);
+    expect(plain.stdout).not.toContain('::error');
+  });
+
+  test('the terminal shows a line per family, the verdict with counts and no JUnit notice of its own', () => {
+    expect(plain.stdout).toMatch(/^ {2}general \(GEN\) +\d+ pass/m);
+    expect(plain.stdout).toMatch(/^verdict: non-conformant.*: 1 clause\(s\) failed: RES-1$/m);
+    expect(plain.stdout).toMatch(/^ {2}MUST +\d+ pass, 1 fail/m);
+    expect(plain.stdout).not.toContain('JUNIT report written');
+  });
+});

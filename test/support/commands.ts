@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MUTANTS, type MutantName } from '../../mutants/index.js';
+import { startReference, type Modification, type RunningReference } from '../../reference/server.js';
+import { ROOT } from './cli.js';
+
+export interface CommandResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly cwd: string;
+}
+
+/** Runs `conformance ARGS` (any command) in a child process, in a scratch directory, with only the given settings. */
+export function runConformance(args: readonly string[], env: Record<string, string> = {}, cwd = scratch()): Promise<CommandResult> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && !name.startsWith('GITHUB_')),
+  );
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/conformance.mjs'), ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ exitCode: code ?? -1, stdout, stderr, cwd });
+    });
+  });
+}
+
+export function scratch(prefix = 'conformance-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The settings that point a run at a running reference as at any deployment. */
+export function targetEnv(target: RunningReference): Record<string, string> {
+  return { CONFORMANCE_BASE_URL: target.url, CONFORMANCE_API_KEY: target.keys.main, CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other };
+}
+
+/** One reference carrying every named mutant's fault at once. */
+export function withMutants(...names: MutantName[]): Modification {
+  return (app) => {
+    for (const name of names) MUTANTS[name].modify(app);
+  };
+}
+
+/** Starts a reference (window 1 s), gives it to `body`, closes it after. */
+export async function withReference<T>(modify: Modification | undefined, body: (target: RunningReference) => Promise<T>): Promise<T> {
+  const target = await startReference({ windowSeconds: 1, ...(modify ? { modify } : {}) });
+  try {
+    return await body(target);
+  } finally {
+    await target.close();
+  }
+}
+
+export function readJson<T = unknown>(file: string): T {
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+
+/** Test cases of a JUnit file by name, and whether each is a failure. */
+export function junitCases(xml: string): Map<string, 'failed' | 'skipped' | 'passed'> {
+  const cases = new Map<string, 'failed' | 'skipped' | 'passed'>();
+  for (const match of xml.matchAll(/<testcase [^>]*name="([^"]*)"[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const inner = match[3] ?? '';
+    cases.set(unescapeXml(match[1]!), /<failure/.test(inner) ? 'failed' : /<skipped/.test(inner) ? 'skipped' : 'passed');
+  }
+  return cases;
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
