@@ -33,7 +33,20 @@ export const KNOWN_SURVIVORS: Partial<Record<MutantName, string>> = {};
  * Mutants also run under profiles/alternate.json, where every fact the document leaves open
  * differs: proof that the suite hard-codes none of the reference's choices.
  */
-export const ALTERNATE_PROFILE_SAMPLE: readonly MutantName[] = ['html-error-pages', 'record-retrieval-missing', 'picklist-retrieval-missing', 'retrieval-stale-name'];
+export const ALTERNATE_PROFILE_SAMPLE: readonly MutantName[] = [
+  'html-error-pages',
+  'record-retrieval-missing',
+  'picklist-retrieval-missing',
+  'has-more-off-by-one',
+  'missing-param-422',
+  'row-path-without-index',
+  'submission-filters-ignored',
+  'key-prefix-missing',
+  'secret-tail-in-key-list',
+  'revoked-key-grace',
+  'other-account-record-visible',
+  'rate-reset-milliseconds',
+];
 
 /** Clauses no mutant can break observably, each with the reason (docs/coverage.md shows them). */
 export const CLAUSES_WITHOUT_MUTANT: Partial<Record<ClauseId, string>> = {};

@@ -1,5 +1,5 @@
 import { defineMutant } from './mutant.js';
-import { beforeHandler, pathOf } from './support.js';
+import { beforeItem } from './support.js';
 
 /** Records are listed from a search index but fetched from a store that lags behind. */
 export default defineMutant({
@@ -7,13 +7,8 @@ export default defineMutant({
   breaks: { 'RES-4': 'fail' },
   collateral: ['RES-3', 'RES-7', 'AUTH-6'],
   modify: (reference) => {
-    const record = reference.state.profile.paths.record;
-    if (!record) return;
-    const prefix = record.slice(0, record.indexOf('{id}'));
-    beforeHandler(reference, async (req, reply) => {
-      if (req.method === 'GET' && pathOf(req).startsWith(prefix)) {
-        await reply.code(404).send({ error: { type: 'not_found_error', code: null, message: 'Record not found.', param: null, path: null } });
-      }
+    beforeItem(reference, 'record', 'GET', async (_id, _req, reply) => {
+      await reply.code(404).send({ error: { type: 'not_found_error', code: null, message: 'Record not found.', param: null, path: null } });
     });
   },
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CLAUSES_WITHOUT_MUTANT, KNOWN_SURVIVORS, MUTANTS, type MutantName } from '../mutants/index.js';
 import { CLAUSE_IDS, CLAUSES, type ClauseId } from '../src/clauses/catalogue.js';
 import type { ConformanceDocument } from '../src/report/document.js';
+import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
 import { readReport, runCli } from '../test/support/cli.js';
 
 export const COVERAGE_FILE = fileURLToPath(new URL('../docs/coverage.md', import.meta.url));
@@ -37,14 +38,30 @@ export function renderCoverage(report: ConformanceDocument): string {
   ].join('\n');
 }
 
-/** Runs the suite against the embedded reference and renders the page. */
-export async function generateCoverage(): Promise<string> {
-  const result = await runCli(['--seed', '1']);
+/**
+ * fixtures/request-estimates.json: what each check cost in the same run, the data behind
+ * `--dry-run`'s estimate. Measured with 10 cases per property, the budget a remote target at the
+ * document's 100 requests a minute gets.
+ */
+export function renderEstimates(report: ConformanceDocument): string {
+  const checks = report.clauses.flatMap((clause) =>
+    clause.checks.map((c) => ({ clause: c.clause, title: c.title, requests: c.requests ?? {}, ...(c.writes ? { writes: true } : {}) })),
+  );
+  const estimates: RequestEstimates = { measuredWith: { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1 }, checks };
+  return `${JSON.stringify(estimates, null, 2)}\n`;
+}
+
+/** Runs the suite against the embedded reference and renders both generated files. */
+export async function generateCoverage(): Promise<{ coverage: string; estimates: string }> {
+  const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS)]);
   if (result.exitCode !== 0) throw new Error(`the reference run was not conformant: ${result.stderr || result.stdout}`);
-  return renderCoverage(readReport(result));
+  const report = readReport(result);
+  return { coverage: renderCoverage(report), estimates: renderEstimates(report) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  writeFileSync(COVERAGE_FILE, await generateCoverage());
-  process.stdout.write(`wrote ${COVERAGE_FILE}\n`);
+  const generated = await generateCoverage();
+  writeFileSync(COVERAGE_FILE, generated.coverage);
+  writeFileSync(ESTIMATES_FILE, generated.estimates);
+  process.stdout.write(`wrote ${COVERAGE_FILE} and ${ESTIMATES_FILE}\n`);
 }
