@@ -5,6 +5,7 @@ import { RemoteBroker } from '../src/broker/remote.js';
 import { serveBroker } from '../src/broker/server.js';
 import { closeDispatcher, HttpClient } from '../src/http/client.js';
 import { readReport, runCli } from '../test/support/cli.js';
+import { paginationWalk } from './pagination-walk.js';
 
 // `npm run bench`: figures, not a timed test. Prints the local full run's wall time (median of
 // several runs) and what the harness costs per request beside a bare undici loop.
@@ -62,3 +63,5 @@ async function perRequestCost(): Promise<void> {
 
 await fullRuns();
 await perRequestCost();
+// The pagination suite's walk over a million records beside a bare loop (issue 3, Scale).
+await paginationWalk();
