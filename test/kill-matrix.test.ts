@@ -33,15 +33,20 @@ async function expectCaught(name: MutantName, profile: Profile = referenceProfil
 
 const title = (name: MutantName) => `${name} is caught on ${Object.keys(MUTANTS[name].breaks).join(', ')}`;
 
+// A mutant whose fault shows only inside a one-second window (a Retry-After rounded down, a
+// burst that must fit one window) can be missed when a request lands on a window boundary of the
+// embedded target, a few times in a hundred: it gets a second run, and must be caught in one.
+const RETRY = { retry: 1 } as const;
+
 describe.concurrent('kill matrix', () => {
   for (const name of Object.keys(MUTANTS) as MutantName[]) {
-    test.skipIf(KNOWN_SURVIVORS[name] !== undefined)(title(name), () => expectCaught(name));
+    test.skipIf(KNOWN_SURVIVORS[name] !== undefined)(title(name), RETRY, () => expectCaught(name));
   }
 });
 
 describe.concurrent('kill matrix under the alternate profile', () => {
   const alternate = loadProfile(`${ROOT}profiles/alternate.json`).profile;
   for (const name of ALTERNATE_PROFILE_SAMPLE) {
-    test(title(name), () => expectCaught(name, alternate));
+    test(title(name), RETRY, () => expectCaught(name, alternate));
   }
 });
