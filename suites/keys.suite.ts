@@ -1,7 +1,6 @@
 import { check } from '../src/check/check.js';
 import type { CheckContext } from '../src/check/context.js';
 import type { HttpResponse } from '../src/http/client.js';
-import { Redactor } from '../src/http/redactor.js';
 import { errorOf, hasTypeAnywhere } from '../src/judge/errors.js';
 import {
   adoptCreatedKey,
@@ -71,7 +70,7 @@ check(
     const key = await keyForCheck(t, 'listed');
     try {
       const pages = await readKeyList(t);
-      const secrets = await knownSecrets(t);
+      const secrets = await t.runtime.knownSecrets();
       // The body is what the list shows; headers are every response's business (KEY-4).
       for (const { res } of pages) {
         t.ensure(!secrets.leaks(res.text), 'the key list contains 8 or more consecutive characters of a key secret', res);
@@ -188,12 +187,3 @@ check(
   WRITES,
 );
 
-/** Every secret the run knows: the configured keys and every key revealed so far. */
-async function knownSecrets(t: CheckContext): Promise<Redactor> {
-  const redactor = new Redactor();
-  const prefix = t.profile.keyPrefix;
-  redactor.add(t.run.keys.main, prefix);
-  redactor.add(t.run.keys.other, prefix);
-  for (const secret of await t.runtime.broker.secrets()) redactor.add(secret, prefix);
-  return redactor;
-}

@@ -1,6 +1,6 @@
 import { inject, test } from 'vitest';
 import { notApplicableReason } from '../clauses/applicability.js';
-import { CLAUSES, familyOf, isClauseId, type ClauseId } from '../clauses/catalogue.js';
+import { CLAUSES, isClauseId, type ClauseId } from '../clauses/catalogue.js';
 import { ReadOnlyRefusal, TransportFailure } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
 import { describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
@@ -116,6 +116,3 @@ function redirectNote(exchanges: readonly Exchange[]): string {
   const location = redirected.response.headers.location ?? '(no Location)';
   return ` (${describeRequest(redirected)} was redirected with ${redirected.response.status} to ${location}; redirects are never followed)`;
 }
-
-/** The family a check file covers, for sanity checks in the project's own tests. */
-export { familyOf };

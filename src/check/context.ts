@@ -15,7 +15,9 @@ export interface WorkerRuntime {
   clientFor(sink: Exchange[]): HttpClient;
   /** The check currently running in this worker; tests of a file run one at a time. */
   current: string | undefined;
-  /** Redacts every secret the run knows (the broker has those revealed in other workers). */
+  /** Every secret the run knows: the configured keys and each key revealed so far, in any worker. */
+  knownSecrets(): Promise<Redactor>;
+  /** Redacts every secret the run knows. */
   redact(text: string): Promise<string>;
 }
 
@@ -46,12 +48,15 @@ export function workerRuntime(run: RunContext): WorkerRuntime {
           await broker.record(exchange, body);
         },
       }),
-    async redact(text) {
+    async knownSecrets() {
       const redactor = new Redactor();
       redactor.add(run.keys.main, run.profile.keyPrefix);
       redactor.add(run.keys.other, run.profile.keyPrefix);
       for (const secret of await broker.secrets()) redactor.add(secret, run.profile.keyPrefix);
-      return redactor.redact(text);
+      return redactor;
+    },
+    async redact(text) {
+      return (await state.knownSecrets()).redact(text);
     },
   };
   runtime = state;
