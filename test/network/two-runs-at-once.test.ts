@@ -60,6 +60,8 @@ test('two runs at once with one key: each deletes only its own keys, none is lef
     for (const report of reports) {
       expect(report.environment.waitedMs).toBeGreaterThan(0);
       expect(report.environment.unplanned429).toBeLessThanOrEqual(report.environment.requests / 10);
+      const failed = report.clauses.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => `${c.id} ${c.status}: ${c.reason}`);
+      expect(failed).toEqual([]);
       expect(report.verdict).toBe('conformant');
     }
   } finally {
