@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
-    maxConcurrency: 2,
+    // Concurrent tests are whole runs of the CLI that spend much of their time waiting (rate-limit
+    // windows, key propagation): three at a time keep two cores busy.
+    maxConcurrency: 3,
   },
 });

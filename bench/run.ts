@@ -2,7 +2,7 @@ import { Agent, request } from 'undici';
 import { referenceProfile, startReference } from '../reference/server.js';
 import { Broker } from '../src/broker/broker.js';
 import { RemoteBroker } from '../src/broker/remote.js';
-import { serveBroker } from '../src/broker/server.js';
+import { serveBroker } from '../src/broker/channel.js';
 import { closeDispatcher, HttpClient } from '../src/http/client.js';
 import { readReport, runCli } from '../test/support/cli.js';
 import { paginationWalk } from './pagination-walk.js';
@@ -29,7 +29,7 @@ async function fullRuns(): Promise<void> {
   console.log(`full run against the embedded reference: median ${(median(times) / 1000).toFixed(2)} s over ${RUNS} runs (${times.map((t) => (t / 1000).toFixed(2)).join(', ')} s), ${requests} requests`);
 }
 
-/** The harness path a worker takes (broker acquire + record over loopback) beside bare undici. */
+/** The harness path a worker takes (broker acquire + record over the channel) beside bare undici. */
 async function perRequestCost(): Promise<void> {
   const base = referenceProfile();
   // A ceiling no loop reaches, so that pacing never waits and only the harness's cost shows.

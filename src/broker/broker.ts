@@ -6,7 +6,7 @@ import { Ledger, type LedgerEntry } from './ledger.js';
 /**
  * The run's one shared state, living in the main process: the log of every exchange of every
  * worker, the pacing budgets, the secrets revealed during the run, and the ledger of what the
- * run created. Workers reach it over loopback (`broker-server.ts`).
+ * run created. Worker threads reach it over a BroadcastChannel (`channel.ts`).
  */
 export class Broker {
   readonly pacer: Pacer;

@@ -1,67 +1,83 @@
-import { Agent, request } from 'undici';
+import { randomBytes } from 'node:crypto';
+import { BroadcastChannel } from 'node:worker_threads';
 import type { ClientHooks } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
+import type { BrokerAddress, BrokerCall, BrokerOp, BrokerReply } from './channel.js';
 import type { LedgerEntry } from './ledger.js';
-import type { BrokerAddress } from './server.js';
 
-/** A worker's handle on the broker in the main process. */
+/** A worker's handle on the broker in the main thread. */
 export class RemoteBroker implements ClientHooks {
-  readonly #address: BrokerAddress;
-  // Waits for a rate-limit window can last a minute: no timeouts on the loopback link.
-  readonly #agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connections: 32 });
+  readonly #channel: BroadcastChannel;
+  /** Calls of this handle carry this prefix: other workers' replies on the channel are not ours. */
+  readonly #prefix = randomBytes(6).toString('hex');
+  readonly #pending = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  #next = 0;
 
   constructor(address: BrokerAddress) {
-    this.#address = address;
+    this.#channel = new BroadcastChannel(address.channel);
+    this.#channel.onmessage = (event: unknown) => {
+      const reply = (event as { data: BrokerCall | BrokerReply }).data;
+      if (!('reply' in reply)) return;
+      const pending = this.#pending.get(reply.id);
+      if (!pending) return;
+      this.#pending.delete(reply.id);
+      if (reply.error !== undefined) pending.reject(new Error(`broker: ${reply.error}`));
+      else pending.resolve(reply.result);
+    };
+    // A waiting call keeps its promise, not the thread, alive: the runner decides when to end.
+    this.#channel.unref();
   }
 
   async acquire(bucket: string, anonymous: boolean): Promise<void> {
-    await this.#call('POST', '/acquire', { bucket, anonymous });
+    await this.#call('acquire', { bucket, anonymous });
   }
 
   /** Sets aside `count` requests of the bucket's budget, for requests sent with `pace: false`. */
   async reserve(bucket: string, anonymous: boolean, count: number): Promise<void> {
-    await this.#call('POST', '/reserve', { bucket, anonymous, count });
+    await this.#call('reserve', { bucket, anonymous, count });
   }
 
   /** Resolves once the bucket's window holds none of the run's requests. */
   async untilFresh(bucket: string, anonymous: boolean): Promise<void> {
-    await this.#call('POST', '/fresh', { bucket, anonymous });
+    await this.#call('fresh', { bucket, anonymous });
   }
 
   async record(exchange: Exchange, body: string): Promise<void> {
-    const { seq } = (await this.#call('POST', '/record', { exchange, body })) as { seq: number };
-    exchange.seq = seq;
+    exchange.seq = (await this.#call('record', { exchange, body })) as number;
   }
 
   async revealSecret(value: string): Promise<void> {
-    await this.#call('POST', '/secret', { value });
+    await this.#call('secret', { value });
   }
 
   async secrets(): Promise<string[]> {
-    return ((await this.#call('GET', '/secrets')) as { secrets: string[] }).secrets;
+    return (await this.#call('secrets')) as string[];
   }
 
   async log(): Promise<Exchange[]> {
-    return ((await this.#call('GET', '/log')) as { exchanges: Exchange[] }).exchanges;
+    return (await this.#call('log')) as Exchange[];
   }
 
   async ledger(entry: LedgerEntry): Promise<void> {
-    await this.#call('POST', '/ledger', entry);
+    await this.#call('ledger', entry);
   }
 
   async ledgerEntries(): Promise<LedgerEntry[]> {
-    return ((await this.#call('GET', '/ledger')) as { entries: LedgerEntry[] }).entries;
+    return (await this.#call('ledgerEntries')) as LedgerEntry[];
   }
 
-  async #call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-    const res = await request(`${this.#address.url}${path}`, {
-      method,
-      dispatcher: this.#agent,
-      headers: { 'x-broker-token': this.#address.token, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  /** Ends this handle; calls still waiting are rejected. */
+  close(): void {
+    this.#channel.close();
+    for (const [, pending] of this.#pending) pending.reject(new Error('broker: the link was closed'));
+    this.#pending.clear();
+  }
+
+  #call(op: BrokerOp, args?: unknown): Promise<unknown> {
+    const id = `${this.#prefix}-${this.#next++}`;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#channel.postMessage({ id, op, args } satisfies BrokerCall);
     });
-    const text = await res.body.text();
-    if (res.statusCode !== 200) throw new Error(`broker ${method} ${path}: ${res.statusCode} ${text}`);
-    return JSON.parse(text);
   }
 }

@@ -1,4 +1,4 @@
-import type { BrokerAddress } from '../broker/server.js';
+import type { BrokerAddress } from '../broker/channel.js';
 import type { Profile } from '../profile/profile.js';
 import type { Preflight } from './preflight.js';
 

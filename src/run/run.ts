@@ -7,7 +7,7 @@ import { ConformanceReporter } from '../../reporters/conformance.js';
 import { ProgressReporter } from '../../reporters/progress.js';
 import { REFERENCE_PROFILE_FILE, startReference, type RunningReference } from '../../reference/server.js';
 import { Broker } from '../broker/broker.js';
-import { serveBroker, type RunningBroker } from '../broker/server.js';
+import { serveBroker, type RunningBroker } from '../broker/channel.js';
 import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { closeDispatcher, HttpClient } from '../http/client.js';
