@@ -2,6 +2,7 @@ import { check } from '../src/check/check.js';
 import type { CheckContext } from '../src/check/context.js';
 import { CheckNotRun } from '../src/check/outcome.js';
 import { bucketOf, type HttpResponse } from '../src/http/client.js';
+import { isLoopback } from '../src/http/loopback.js';
 import { RESET_SKEW_SECONDS } from '../src/judge/run-wide.js';
 import { rateHeaders } from '../src/pacing/pacer.js';
 import { provokeLimit, type BurstResult } from './support/bursts.js';
@@ -144,8 +145,7 @@ function first429Of(t: CheckContext, burst: BurstResult, who: string, ceiling: n
 
 /** A target on this machine answers within milliseconds; a remote one needs slack for transit. */
 function transitSlackMs(baseUrl: string): number {
-  const host = new URL(baseUrl).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\./.test(host) ? 15 : 250;
+  return isLoopback(baseUrl) ? 15 : 250;
 }
 
 /** Numbers a message states, for "a message that states the wait in seconds". */

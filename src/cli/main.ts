@@ -1,6 +1,6 @@
 import { HelpRequested, USAGE } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
-import { consoleOutput } from '../run/run.js';
+import { consoleOutput } from '../run/output.js';
 import type { Command } from './command.js';
 import { cleanupCommand } from './commands/cleanup.js';
 import { diffCommand } from './commands/diff.js';

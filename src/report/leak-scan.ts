@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../http/redactor.js';
-import type { Output } from '../run/run.js';
+import type { Output } from '../run/output.js';
 
 /**
  * Scans every file the run wrote for a known secret, scrubs any hit in place and names the

@@ -1,5 +1,5 @@
 import type { Vitest } from 'vitest/node';
-import type { Output } from './run.js';
+import type { Output } from './output.js';
 
 /** Exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it. */
 export const INTERRUPTED_EXIT = 130;

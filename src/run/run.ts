@@ -1,53 +1,34 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startVitest, type Vitest } from 'vitest/node';
+import type { Vitest } from 'vitest/node';
 import { ConformanceReporter } from '../../reporters/conformance.js';
-import { ProgressReporter } from '../../reporters/progress.js';
-import { REFERENCE_PROFILE_FILE, startReference, type RunningReference } from '../../reference/server.js';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
 import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { closeDispatcher, HttpClient } from '../http/client.js';
-import { loadProfile, profileFromObject, type LoadedProfile } from '../profile/profile.js';
+import { isLoopback } from '../http/loopback.js';
 import { buildDocument } from '../report/document.js';
 import { guardOutput, scrubReports } from '../report/leak-scan.js';
 import { writeReports } from '../report/write.js';
 import { baselineExitCode, compareReports, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
-import { vitestOutput } from '../../reporters/vitest-output.js';
-import { GithubAnnotationsReporter } from '../../reporters/github-annotations.js';
 import { cleanupCreated } from './cleanup.js';
 import { onInterrupt, type Interrupt } from './interrupt.js';
 import type { RunContext } from './context.js';
 import { dryRunLines } from './dry-run.js';
+import { consoleOutput, type Output } from './output.js';
 import { preflight } from './preflight.js';
-import { SuiteOrder } from './suite-order.js';
+import { runSuites } from './suites.js';
+import { openTarget, type Target } from './target.js';
 import { clauseResults, verdictOf } from './verdict.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DOCUMENT_PROFILE_FILE = join(ROOT, 'profiles/document.json');
-
-/** The embedded reference runs a short window so that a local run takes seconds, not minutes. */
-export const EMBEDDED_WINDOW_SECONDS = 1;
-
-export interface Output {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-export const consoleOutput: Output = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
 
 /** Runs the whole suite once and returns the exit status (profile.md, Verdict and exit status). */
 export async function run(settings: Settings, io: Output = consoleOutput): Promise<number> {
   const startedAt = new Date();
   const embedded = settings.baseUrl === null;
-  let reference: RunningReference | null = null;
+  let target: Target | null = null;
   let served: RunningBroker | null = null;
   // Keys the run created are deleted whatever happens: checks failing, the target misbehaving,
   // the suite breaking, Ctrl-C (issue 5). Set once there is something to clean up with.
@@ -56,20 +37,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
   try {
     // Read before anything starts: an unreadable baseline is a setting error (exit 2), not a late surprise.
     const baseline = settings.baselineFile ? readReportFile(settings.baselineFile, 'baseline') : null;
-    let loaded = loadProfile(settings.profileFile ?? (embedded ? REFERENCE_PROFILE_FILE : DOCUMENT_PROFILE_FILE));
-    let baseUrl: string;
-    let keys: { main: string; other: string | null };
-    let targetNote: string | undefined;
-    if (embedded) {
-      reference = await startReference({ profile: loaded.profile, windowSeconds: EMBEDDED_WINDOW_SECONDS });
-      loaded = embeddedProfile(loaded, reference);
-      baseUrl = reference.url;
-      keys = reference.keys;
-      targetNote = `embedded reference server, rate-limit window of ${EMBEDDED_WINDOW_SECONDS} s instead of the document's minute`;
-    } else {
-      baseUrl = settings.baseUrl!;
-      keys = { main: settings.apiKey!, other: settings.otherAccountApiKey };
-    }
+    target = await openTarget(settings);
+    const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
     const seed = settings.seed ?? randomInt(2 ** 31 - 1);
     const runId = `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
@@ -133,42 +102,17 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const junitFile = join(settings.reportDir, 'junit.xml');
     let running: Vitest | null = null;
     interrupt = onInterrupt(io, () => running);
-    const vitest = await startVitest(
-      'test',
-      [],
-      {
-        root: ROOT,
-        config: false,
-        watch: false,
-        include: ['suites/**/*.suite.ts'],
-        reporters: [
-          collector,
-          new ProgressReporter(io.out),
-          'junit',
-          ...(process.env.GITHUB_ACTIONS === 'true' ? [new GithubAnnotationsReporter(io.out, ROOT)] : []),
-          // Hands over the running vitest, so that Ctrl-C can stop it and clean up (interrupt.ts).
-          {
-            onInit: (v: Vitest) => {
-              running = v;
-              interrupt?.claim();
-            },
-          },
-        ],
-        outputFile: { junit: junitFile },
-        provide: { conformance: context },
-        fileParallelism: false,
-        // One worker for all suites: the module graph (ajv, fast-check, faker) loads once, not per file.
-        isolate: false,
-        pool: 'threads',
-        sequence: { sequencer: SuiteOrder },
-        passWithNoTests: true,
-        // Annotations point at the check's line in its suite file.
-        includeTaskLocation: true,
+    await runSuites({
+      context,
+      collector,
+      junitFile,
+      io,
+      // Hands over the running vitest, so that Ctrl-C can stop it and clean up (interrupt.ts).
+      onStart: (vitest) => {
+        running = vitest;
+        interrupt?.claim();
       },
-      { logLevel: 'error', cacheDir: join(ROOT, 'node_modules/.vite-conformance') },
-      { stdout: vitestOutput(io.out), stderr: vitestOutput(io.err) },
-    );
-    await vitest.close();
+    });
     process.exitCode = 0;
     await cleanup();
     if (interrupt.interrupted) {
@@ -190,7 +134,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       results,
       baseUrl,
       embedded,
-      targetNote,
+      targetNote: target.note,
       profile: loaded,
       argv: settings.argv,
       settings: publicSettings(settings),
@@ -228,7 +172,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       io.err(`cleanup failed: ${(error as Error).message}; \`conformance cleanup\` deletes what the ledger lists`);
     }
     await served?.close();
-    await reference?.close();
+    await target?.reference?.close();
     await closeDispatcher();
   }
 }
@@ -239,11 +183,6 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (done ??= fn());
 }
 
-function embeddedProfile(loaded: LoadedProfile, reference: RunningReference): LoadedProfile {
-  const content = { ...(JSON.parse(loaded.text) as Record<string, unknown>), limits: reference.profile.limits };
-  return profileFromObject(content, `${loaded.source} (window ${reference.profile.limits.windowSeconds} s for the embedded run)`);
-}
-
 /**
  * Generated cases per property, from the target's request rate: 100 against the embedded
  * reference (100 a second), 10 against the document's 100 a minute, so that properties cost
@@ -251,11 +190,6 @@ function embeddedProfile(loaded: LoadedProfile, reference: RunningReference): Lo
  */
 export function propertyBudget(limits: { perKeyPerMinute: number; windowSeconds: number }): number {
   return Math.min(100, Math.max(10, Math.floor(limits.perKeyPerMinute / limits.windowSeconds)));
-}
-
-export function isLoopback(baseUrl: string): boolean {
-  const host = new URL(baseUrl).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\./.test(host);
 }
 
 /** Settings as the report shows them: no secret, only whether one was given. */

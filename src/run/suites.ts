@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startVitest, type Reporter, type Vitest } from 'vitest/node';
+import { GithubAnnotationsReporter } from '../../reporters/github-annotations.js';
+import { ProgressReporter } from '../../reporters/progress.js';
+import { vitestOutput } from '../../reporters/vitest-output.js';
+import type { RunContext } from './context.js';
+import type { Output } from './output.js';
+import { SuiteOrder } from './suite-order.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Runs the suites (`suites/*.suite.ts`) through vitest's node API, in one worker thread, in a
+ * fixed order, with the run's context provided to every check. `onStart` receives the running
+ * vitest as soon as there is one, so that Ctrl-C can stop it.
+ */
+export async function runSuites(options: {
+  readonly context: RunContext;
+  readonly collector: Reporter;
+  readonly junitFile: string;
+  readonly io: Output;
+  readonly onStart: (vitest: Vitest) => void;
+}): Promise<void> {
+  const { io } = options;
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      root: ROOT,
+      config: false,
+      watch: false,
+      include: ['suites/**/*.suite.ts'],
+      reporters: [
+        options.collector,
+        new ProgressReporter(io.out),
+        'junit',
+        ...(process.env.GITHUB_ACTIONS === 'true' ? [new GithubAnnotationsReporter(io.out, ROOT)] : []),
+        { onInit: options.onStart },
+      ],
+      outputFile: { junit: options.junitFile },
+      provide: { conformance: options.context },
+      fileParallelism: false,
+      // One worker for all suites: the module graph (ajv, fast-check, faker) loads once, not per file.
+      isolate: false,
+      pool: 'threads',
+      sequence: { sequencer: SuiteOrder },
+      passWithNoTests: true,
+      // Annotations point at the check's line in its suite file.
+      includeTaskLocation: true,
+    },
+    { logLevel: 'error', cacheDir: join(ROOT, 'node_modules/.vite-conformance') },
+    { stdout: vitestOutput(io.out), stderr: vitestOutput(io.err) },
+  );
+  await vitest.close();
+}

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REFERENCE_PROFILE_FILE, startReference, type RunningReference } from '../../reference/server.js';
+import type { Settings } from '../config/settings.js';
+import { loadProfile, profileFromObject, type LoadedProfile } from '../profile/profile.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DOCUMENT_PROFILE_FILE = join(ROOT, 'profiles/document.json');
+
+/** The embedded reference runs a short window so that a local run takes seconds, not minutes. */
+export const EMBEDDED_WINDOW_SECONDS = 1;
+
+/** What a run checks: a base URL, its keys and its profile, and the embedded server if it is one. */
+export interface Target {
+  readonly baseUrl: string;
+  readonly keys: { readonly main: string; readonly other: string | null };
+  readonly loaded: LoadedProfile;
+  /** The embedded reference, to be closed after the run; null for a configured base URL. */
+  readonly reference: RunningReference | null;
+  /** Said in the report about the target, when there is something to say. */
+  readonly note?: string;
+}
+
+/**
+ * The configured target, or the embedded reference server when no base URL is set: the shipped
+ * reference profile for it, the document-only profile for any other target, unless one is given.
+ */
+export async function openTarget(settings: Settings): Promise<Target> {
+  const embedded = settings.baseUrl === null;
+  const loaded = loadProfile(settings.profileFile ?? (embedded ? REFERENCE_PROFILE_FILE : DOCUMENT_PROFILE_FILE));
+  if (!embedded) {
+    return { baseUrl: settings.baseUrl!, keys: { main: settings.apiKey!, other: settings.otherAccountApiKey }, loaded, reference: null };
+  }
+  const reference = await startReference({ profile: loaded.profile, windowSeconds: EMBEDDED_WINDOW_SECONDS });
+  return {
+    baseUrl: reference.url,
+    keys: reference.keys,
+    loaded: embeddedProfile(loaded, reference),
+    reference,
+    note: `embedded reference server, rate-limit window of ${EMBEDDED_WINDOW_SECONDS} s instead of the document's minute`,
+  };
+}
+
+function embeddedProfile(loaded: LoadedProfile, reference: RunningReference): LoadedProfile {
+  const content = { ...(JSON.parse(loaded.text) as Record<string, unknown>), limits: reference.profile.limits };
+  return profileFromObject(content, `${loaded.source} (window ${reference.profile.limits.windowSeconds} s for the embedded run)`);
+}
