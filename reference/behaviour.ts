@@ -20,6 +20,10 @@ export interface Behaviour {
   rateBucket(key: { readonly id: string; readonly accountId: string }): string;
   /** Seconds a revoked key keeps working (a cache, in a faulty server). */
   revokedGraceMs: number;
+  /** The order a list serves its `total` items in, as indices; null: the collection's own order. */
+  listOrder(total: number): readonly number[] | null;
+  /** Whether the key list shows a key: only keys not deleted (api-v1.md, API keys). */
+  keyListed(key: { readonly revokedAtMs: number | null }): boolean;
 }
 
 export function faithfulBehaviour(): Behaviour {
@@ -32,5 +36,7 @@ export function faithfulBehaviour(): Behaviour {
     retryAfterSeconds: (resetAtMs, nowMs) => Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000)),
     rateBucket: (key) => `key:${key.id}`,
     revokedGraceMs: 0,
+    listOrder: () => null,
+    keyListed: (key) => key.revokedAtMs === null,
   };
 }

@@ -1,4 +1,5 @@
 import createdKeyTruncated from '../created-key-truncated.js';
+import deletedKeyStillListed from '../deleted-key-still-listed.js';
 import keyEchoedInHeader from '../key-echoed-in-header.js';
 import lastUsedNeverUpdated from '../last-used-never-updated.js';
 import missingKeyName422 from '../missing-key-name-422.js';
@@ -15,6 +16,7 @@ export const KEY_MUTANTS = {
   'key-echoed-in-header': keyEchoedInHeader,
   'revoked-key-grace': revokedKeyGrace,
   'second-delete-200': secondDelete200,
+  'deleted-key-still-listed': deletedKeyStillListed,
   'last-used-never-updated': lastUsedNeverUpdated,
   'missing-key-name-422': missingKeyName422,
 } as const;

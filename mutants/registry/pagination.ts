@@ -11,6 +11,7 @@ import pageZeroAsFirst from '../page-zero-as-first.js';
 import repeatedParamCrash from '../repeated-param-crash.js';
 import totalCountAsString from '../total-count-as-string.js';
 import totalCountPageOnly from '../total-count-page-only.js';
+import unstableListOrder from '../unstable-list-order.js';
 
 /** Mutants of the PAG family. */
 export const PAGINATION_MUTANTS = {
@@ -27,4 +28,5 @@ export const PAGINATION_MUTANTS = {
   'repeated-param-crash': repeatedParamCrash,
   'limit-zero-unbounded': limitZeroUnbounded,
   'total-count-as-string': totalCountAsString,
+  'unstable-list-order': unstableListOrder,
 } as const;

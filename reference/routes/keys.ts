@@ -16,7 +16,7 @@ export function keyRoutes(app: FastifyInstance, state: ReferenceState): void {
     out.hint = `…${key.hint}`;
     return out;
   };
-  const live = (keys: Map<string, ApiKeyRecord>) => [...keys.values()].filter((k) => k.revokedAtMs === null);
+  const listed = (keys: Map<string, ApiKeyRecord>) => [...keys.values()].filter((k) => state.behaviour.keyListed(k));
 
   app.post('/api/v1/api_keys', async (req, reply) => {
     const body = req.body as Record<string, unknown> | undefined;
@@ -32,7 +32,7 @@ export function keyRoutes(app: FastifyInstance, state: ReferenceState): void {
   });
 
   if (state.profile.paths.apiKeyList) {
-    app.get(route(state.profile.paths.apiKeyList), async (req, reply) => sendPage(state, req, reply, arrayCollection(live(req.account.keys)), view));
+    app.get(route(state.profile.paths.apiKeyList), async (req, reply) => sendPage(state, req, reply, arrayCollection(listed(req.account.keys)), view));
   }
   if (state.profile.paths.apiKey) {
     app.delete<{ Params: { id: string } }>(route(state.profile.paths.apiKey), async (req, reply) => {

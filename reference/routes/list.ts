@@ -22,6 +22,11 @@ export function sendPage<T>(state: ReferenceState, req: FastifyRequest, reply: F
   const limit = state.behaviour.parsePageParam(query.limit, 'limit');
   if (!limit.ok) return invalidParam(reply, 'limit', limit.message);
   const window = state.behaviour.pageWindow(collection.total, page.value, limit.value);
+  const order = state.behaviour.listOrder(collection.total);
+  if (order) {
+    const items = order.slice(window.start, window.end).flatMap((i) => collection.slice(i, i + 1)).map(map ?? ((x) => x));
+    return reply.code(200).send({ items, has_more: window.hasMore, total_count: state.behaviour.totalCount(collection.total, items.length) });
+  }
   if (collection.sliceJson && !map) {
     // Records: the page is written as text, so that a 10000-item page costs milliseconds.
     const count = Math.max(0, Math.min(window.end, collection.total) - window.start);

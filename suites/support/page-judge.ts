@@ -49,10 +49,49 @@ export function itemsOnPage(total: number, page: bigint, limit: bigint): number 
   return Number(BigInt(total) - start < limit ? BigInt(total) - start : limit);
 }
 
-/** What a page shows, to tell two readings apart: ids in order (or the count), total and has_more. */
-export function signature(page: Envelope, idField: string | null): string {
-  const items = idField ? idsOf(page.items, idField).join(',') : `${page.items.length} items`;
+/**
+ * What a page shows, to tell two readings apart: its ids (or the count), total and has_more. The
+ * document fixes no order of items, so the ids are compared as a set; with `contents: false`
+ * (pages of a list whose order does not hold from one request to the next) only the counts.
+ */
+export function signature(page: Envelope, idField: string | null, contents = true): string {
+  const items = idField && contents ? [...idsOf(page.items, idField)].sort().join(',') : `${page.items.length} items`;
   return `${page.total_count}|${page.has_more}|${items}`;
+}
+
+/** Whether a page holds only part of its list, so that which part depends on the list's order. */
+export function isPartial(page: Envelope): boolean {
+  return page.items.length < page.total_count;
+}
+
+/** The chance a list without a stable order serves one partial page again by luck, at most. */
+const LUCK = 1e-4;
+
+/**
+ * Whether a partial page comes back with the same items when asked again. A target whose lists
+ * have no stable order (the document fixes none; PAG-8 asks for a walk to see each item once)
+ * serves another slice each time, and then comparing two partial pages proves nothing. The page
+ * is asked for again until a list in random order would have repeated it by luck less than once
+ * in 10,000 times: twice for one item of 250, nine times for one item of three.
+ */
+export async function repeatable(fetch: () => Promise<HttpResponse>, first: Envelope, idField: string | null): Promise<boolean> {
+  if (!idField || !isPartial(first)) return true;
+  const slices = combinations(first.total_count, first.items.length);
+  const times = Math.min(16, Math.max(2, Math.ceil(Math.log(1 / LUCK) / Math.log(slices))));
+  const expected = signature(first, idField);
+  for (let i = 0; i < times; i++) {
+    const again = await fetch();
+    if (again.status !== 200 || again.exchange.response?.json !== 'ok') return false;
+    if (signature(again.json as Envelope, idField) !== expected) return false;
+  }
+  return true;
+}
+
+/** n choose k, as a float (large lists give astronomically many slices: any large number will do). */
+function combinations(n: number, k: number): number {
+  let result = 1;
+  for (let i = 0; i < Math.min(k, n - k); i++) result = (result * (n - i)) / (i + 1);
+  return Math.max(2, Math.min(result, 1e12));
 }
 
 /** One line describing a page, for reasons: `3 items (ids a, b, c), total_count 250, has_more true`. */
