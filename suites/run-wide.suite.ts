@@ -15,6 +15,7 @@ const TITLES: Record<RunWideClause, string> = {
   'ERR-2': 'every error of the run has a documented type that agrees with its status',
   'ERR-4': 'every 422 invalid_request_error of the run names its param',
   'ERR-6': 'no read-only request of the run was answered with a write-only error type',
+  'PAG-1': 'every list response of the run is the pagination envelope',
   'KEY-4': 'no response of the run after a key was created contains a part of its secret',
   'RATE-1': 'every authenticated response of the run carries the X-RateLimit headers',
   'RATE-2': 'every X-RateLimit header of the run is plausible',

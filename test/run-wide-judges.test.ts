@@ -40,3 +40,20 @@ describe('RATE-8 over the run log', () => {
     expect(RUN_WIDE_JUDGES['RATE-8']([exchange(now, 50), exchange(now + 10, 49)], profile)).toEqual([]);
   });
 });
+
+describe('PAG-1 over the run log', () => {
+  const list = (body: string, extra: Partial<Exchange['response']> = {}) => {
+    const e = exchange(now, 50);
+    return { ...e, response: { ...e.response!, body, bytes: body.length, ...extra } };
+  };
+
+  test('a list response of any suite that is not the envelope is flagged', () => {
+    expect(RUN_WIDE_JUDGES['PAG-1']([list('{"items":[],"has_more":false,"total_count":"0"}')], profile)).toHaveLength(1);
+  });
+
+  test('the envelope, a retrieval and a body cut short for the log are not judged as lists', () => {
+    const retrieval = { ...list('{"id":"ws_1"}'), request: { method: 'GET', url: 'http://t/api/v1/workspaces/ws_1', headers: {} } };
+    const log = [list('{"items":[],"has_more":false,"total_count":0}'), retrieval, list('{"items":[', { truncated: true })];
+    expect(RUN_WIDE_JUDGES['PAG-1'](log, profile)).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@ import type { Exchange } from '../http/exchange.js';
 import { rateHeaders } from '../pacing/pacer.js';
 import type { Profile } from '../profile/profile.js';
 import { schemaErrors } from '../schemas.js';
+import { collections } from '../target/collections.js';
 import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
 
 /** One response of the run that breaks a clause, and why. */
@@ -80,6 +81,25 @@ export const RUN_WIDE_JUDGES = {
       if (!['GET', 'HEAD'].includes(e.request.method) || !error) return [];
       return (WRITE_ONLY_TYPES as readonly string[]).includes(error.type) ? [{ reason: `a read-only request was answered with type "${error.type}"`, exchange: e }] : [];
     }),
+
+  'PAG-1': (log, profile) => {
+    const lists = Object.values(collections(profile))
+      .map((c) => c.list)
+      .filter((path): path is string => typeof path === 'string');
+    const isList = (url: string) => {
+      const path = new URL(url).pathname;
+      return lists.some((list) => path === list || path.endsWith(list));
+    };
+    return (
+      answered(log)
+        // A body cut short for the log cannot be judged here; the pagination suite judges those pages whole.
+        .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && isList(e.request.url))
+        .flatMap((e) => {
+          const problems = schemaErrors('envelope', parsed(e));
+          return problems.length === 0 ? [] : [{ reason: `the list response is not the pagination envelope: ${problems.slice(0, 3).join('; ')}`, exchange: e }];
+        })
+    );
+  },
 
   'KEY-4': (log) => log.filter((e) => (e.leaks?.length ?? 0) > 0).map((e) => ({ reason: 'a response after the key was created contains a part of its secret', exchange: e })),
 
