@@ -14,7 +14,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const ms = (value: number) => `${value.toFixed(1)} ms`;
+const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 async function fullRuns(): Promise<void> {
   const times: number[] = [];
