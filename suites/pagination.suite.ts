@@ -324,7 +324,8 @@ function exactReading(t: CheckContext, list: string, idField: string | null): (p
       const found = await canonicalOf(param, reading);
       if (found.signature === mine) return;
       // A list with no stable order serves another slice each time: then only the counts tell.
-      if (found.res.status === 200 && res.status === 200 && !(await canonicalRepeatable(param, reading, found.res))) {
+      const bothPages = [found.res, res].every((r) => r.status === 200 && r.exchange.response?.json === 'ok');
+      if (bothPages && !(await canonicalRepeatable(param, reading, found.res))) {
         if (signature(found.res.json as Envelope, idField, false) === signature(res.json as Envelope, idField, false)) return;
       }
       readings.push({ reading, res: found.res });

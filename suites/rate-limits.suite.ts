@@ -199,7 +199,7 @@ check(
     const stillRefused = again!.res.status === 429;
     t.ensure(
       !(stillRefused && main!.status === 429),
-      () => `the main key was answered 429 while another key of the account was exhausted${mainRefusals > 1 ? ` (on each of ${mainRefusals} attempts)` : ''}: the limit is not per key`,
+      () => `the main key was answered 429 while another key of the account was exhausted${mainRefusals > 1 ? ` (seen on ${mainRefusals} exhaustions, the main key's window waited out between them)` : ''}: the limit is not per key`,
       refused,
       main!,
     );

@@ -66,13 +66,6 @@ export class RemoteBroker implements ClientHooks {
     return (await this.#call('ledgerEntries')) as LedgerEntry[];
   }
 
-  /** Ends this handle; calls still waiting are rejected. */
-  close(): void {
-    this.#channel.close();
-    for (const [, pending] of this.#pending) pending.reject(new Error('broker: the link was closed'));
-    this.#pending.clear();
-  }
-
   #call(op: BrokerOp, args?: unknown): Promise<unknown> {
     const id = `${this.#prefix}-${this.#next++}`;
     return new Promise((resolve, reject) => {

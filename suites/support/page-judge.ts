@@ -61,7 +61,7 @@ export function signature(page: Envelope, idField: string | null, contents = tru
 
 /** Whether a page holds only part of its list, so that which part depends on the list's order. */
 export function isPartial(page: Envelope): boolean {
-  return page.items.length < page.total_count;
+  return Array.isArray(page.items) && typeof page.total_count === 'number' && page.items.length < page.total_count;
 }
 
 /** The chance a list without a stable order serves one partial page again by luck, at most. */
