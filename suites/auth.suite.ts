@@ -5,7 +5,7 @@ import type { Credential, HttpResponse } from '../src/http/client.js';
 import { errorOf, hasTypeAnywhere, isErrorEnvelope } from '../src/judge/errors.js';
 import { fillPath } from '../src/profile/profile.js';
 import { collections, type CollectionName } from '../src/target/collections.js';
-import { adoptCreatedKey, deleteKey, discardKey, KEY_CREATION_PATH, keyForCheck, keyName, PROBE_PATH } from './support/keys.js';
+import { adoptCreatedKey, asCreated, deleteKey, discardKey, KEY_CREATION_PATH, keyForCheck, keyName, PROBE_PATH } from './support/keys.js';
 import { fetchPage, idsOf, spread } from './support/lists.js';
 
 // AUTH: authentication and account scope (api-v1.md, Authentication).
@@ -315,7 +315,7 @@ check(
     try {
       const res = await t.http.delete(fillPath(t.profile.paths.apiKey!, key.id!), { auth: 'other' });
       t.ensure(res.status === 404, () => `deleting the main account's key with the other account's key answered ${res.status}, expected 404`, res);
-      const still = await t.http.get(PROBE_PATH, { auth: { key: key.secret, kind: 'created' } });
+      const still = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
       t.ensure(still.status === 200, () => `after the other account's key tried to delete it, the key answered ${still.status}`, res, still);
     } finally {
       await discardKey(t, key);

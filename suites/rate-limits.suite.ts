@@ -6,7 +6,7 @@ import { isLoopback } from '../src/http/loopback.js';
 import { RESET_SKEW_SECONDS } from '../src/judge/run-wide.js';
 import { rateHeaders } from '../src/pacing/pacer.js';
 import { provokeLimit, type BurstResult } from './support/bursts.js';
-import { createKey, deleteKey, type CreatedKey } from './support/keys.js';
+import { asCreated, createKey, deleteKey, type CreatedKey } from './support/keys.js';
 
 // RATE: limits per key and per IP address (api-v1.md, Limits). RATE-1/2/8/9 are judged over every
 // response of the run (suites/run-wide.suite.ts); this suite provokes the limits on purpose.
@@ -55,7 +55,7 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
   }
   const http = t.runtime.http;
   const broker = t.runtime.broker;
-  const auth = { key: key.secret, kind: 'created' as const };
+  const auth = asCreated(key);
   const { perKeyPerMinute, windowSeconds } = t.profile.limits;
   const createdBucket = bucketOf(`Bearer ${key.secret}`);
   const probe = (credential: 'main' | typeof auth) => http.get(PROBE.path, { query: PROBE.query, auth: credential, pace: false, expect429: true });
