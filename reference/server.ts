@@ -71,7 +71,14 @@ export function buildReference(options: ReferenceOptions = {}): { reference: Ref
   const state: ReferenceState = { profile, store, limiter: new RateLimiter(profile.limits.windowSeconds * 1000), behaviour, now: Date.now };
 
   // Long ids must reach the routes (404), not Fastify's own 414 page.
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, exposeHeadRoutes: true, routerOptions: { maxParamLength: 8192 } });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    exposeHeadRoutes: true,
+    routerOptions: { maxParamLength: 8192 },
+    // A URL Fastify cannot decode is refused in the API's own envelope, not Fastify's.
+    frameworkErrors: (error, _req, reply) => void sendError(reply, 400, 'invalid_request_error', `The request URL cannot be read: ${error.message}`, { code: 'invalid_url' }),
+  });
   const known: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}$`);

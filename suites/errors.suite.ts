@@ -65,63 +65,6 @@ check(
   { writes: true },
 );
 
-/** Present but invalid values of the submission parameters: not missing, so 422 naming them. */
-const PRESENT_BUT_INVALID: readonly { param: string; where: 'body' | 'query'; value: unknown; label: string }[] = [
-  { param: 'workspace_id', where: 'body', value: '', label: 'an empty string' },
-  { param: 'taxonomy_id', where: 'body', value: '', label: 'an empty string' },
-  { param: 'rows', where: 'body', value: '', label: 'an empty string' },
-  { param: 'workspace_id', where: 'body', value: 12345, label: 'a number' },
-  { param: 'taxonomy_id', where: 'body', value: ['tx'], label: 'an array' },
-  { param: 'rows', where: 'body', value: { data: {} }, label: 'an object' },
-];
-
-/** The request with `param` set to `value`; the query parameter's name comes from the profile. */
-function withValue(valid: ValidSubmission, where: 'body' | 'query', param: string, value: unknown): { body: Record<string, unknown>; query: Record<string, string> } {
-  if (where === 'query') return { body: valid.body, query: { ...valid.query, [param]: String(value) } };
-  return { body: { ...valid.body, [param]: value }, query: valid.query };
-}
-
-/** Checks a 422 invalid_request_error naming `param`; `what` describes the request. */
-function ensureInvalid(t: CheckContext, res: HttpResponse, param: string, what: string): void {
-  t.ensure(res.status === 422, () => `POST /api/v1/submissions with ${what} answered ${res.status}, expected 422: only a genuinely missing parameter is 400${res.status >= 500 ? '' : `: ${snippet(res.text)}`}`, res);
-  const error = errorOf(res.json);
-  t.ensure(error?.type === 'invalid_request_error', () => `the 422 for ${what} has type ${JSON.stringify(error?.type)}, expected invalid_request_error`, res);
-  t.ensure(names(error?.param, param), () => `the 422 for ${what} has param ${JSON.stringify(error?.param)}, expected it to name ${param}`, res);
-}
-
-check(
-  'ERR-3',
-  'a parameter present as an empty string or with the wrong type is 422 naming it, not a missing one',
-  async (t) => {
-    const valid = validSubmission(t);
-    const cases = [...PRESENT_BUT_INVALID];
-    const queryParam = t.profile.submissions.workspaceQueryParam;
-    if (queryParam) cases.push({ param: queryParam, where: 'query', value: '', label: 'an empty string' });
-    for (const { param, where, value, label } of cases) {
-      const { body, query } = withValue(valid, where, param, value);
-      const res = await submit(t, body, query);
-      ensureInvalid(t, res, param, `${param} present in the ${where} as ${label}`);
-    }
-  },
-  { writes: true },
-);
-
-check(
-  'ERR-3',
-  'a body parameter present as null is 400 missing_param or 422 naming it',
-  async (t) => {
-    // The document does not say whether null is missing or invalid: both readings are accepted.
-    const valid = validSubmission(t);
-    for (const param of ['workspace_id', 'taxonomy_id', 'rows']) {
-      const res = await submit(t, { ...valid.body, [param]: null }, valid.query);
-      const what = `${param} present as null`;
-      t.ensure(res.status === 400 || res.status === 422, () => `POST /api/v1/submissions with ${what} answered ${res.status}, expected 400 (missing) or 422 (invalid)`, res);
-      if (res.status === 422) ensureInvalid(t, res, param, what);
-    }
-  },
-  { writes: true },
-);
-
 /** An id that no resource has: recognisable in logs, and shaped like the ids listed where there are some. */
 function unknownIds(t: CheckContext, collection: CollectionName): string[] {
   const listed = t.run.preflight.collections[collection]?.ids ?? [];

@@ -1,5 +1,5 @@
 import { check } from '../src/check/check.js';
-import { RUN_WIDE_JUDGES, type RunWideClause } from '../src/judge/run-wide.js';
+import { judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from '../src/judge/run-wide.js';
 
 // The run-level phase: clauses that judge every response of the run, from every suite, in the
 // broker's log. Runs last (src/run/suite-order.ts).
@@ -27,7 +27,7 @@ for (const clause of Object.keys(RUN_WIDE_JUDGES) as RunWideClause[]) {
   check(clause, TITLES[clause], async (t) => {
     const log = await t.runtime.broker.log();
     if (log.length === 0) t.skip('the run made no request');
-    const violations = RUN_WIDE_JUDGES[clause](log, t.profile);
+    const violations = RUN_WIDE_JUDGES[clause](judgedBy(clause, log), t.profile);
     if (violations.length === 0) return;
     const more = violations.length > 1 ? ` (and ${violations.length - 1} more response(s))` : '';
     t.fail(`${violations[0]!.reason}${more}`, ...violations.slice(0, EVIDENCE).map((v) => v.exchange));

@@ -1,4 +1,5 @@
 import crashOnLongId from '../crash-on-long-id.js';
+import frontEndHtml400 from '../front-end-html-400.js';
 import htmlErrorPages from '../html-error-pages.js';
 import invalidJson500 from '../invalid-json-500.js';
 import textPlainJson from '../text-plain-json.js';
@@ -11,4 +12,5 @@ export const GENERAL_MUTANTS = {
   'crash-on-long-id': crashOnLongId,
   'invalid-json-500': invalidJson500,
   'text-plain-json': textPlainJson,
+  'front-end-html-400': frontEndHtml400,
 } as const;

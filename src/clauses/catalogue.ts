@@ -76,7 +76,7 @@ export const CLAUSES = {
   'AUTH-4': { level: 'MUST', needs: ['forbiddenProbe'], section: AUTHENTICATION, summary: 'A valid key without permission gets 403 authorization_error.' },
   'AUTH-5': { level: 'MUST', needs: ['keyPrefix'], section: AUTHENTICATION, summary: 'Every key the API reveals starts with the fixed prefix.' },
   'AUTH-6': { level: 'MUST', needs: ['otherAccountKey'], section: AUTHENTICATION, summary: "A key sees only its own account: another account's resource is 404 and absent from lists." },
-  'AUTH-7': { level: 'MUST', needs: [], section: AUTHENTICATION, summary: 'The 401 for a missing or malformed header carries type authentication_error somewhere in its body.' },
+  'AUTH-7': { level: 'MUST', needs: [], section: AUTHENTICATION, summary: 'The 401 for a missing or malformed header is JSON with authentication_error as the value of some member, at any depth.' },
   'AUTH-8': { level: 'SHOULD', needs: [], section: AUTHENTICATION, summary: 'The 401 for an unknown or revoked key has code null and param null.' },
 
   'KEY-1': { level: 'MUST', needs: [], section: KEYS, summary: 'Creating a key succeeds and reveals the complete key, which authenticates within 10 s.' },
@@ -96,7 +96,7 @@ export const CLAUSES = {
 
   'ERR-1': { level: 'MUST', needs: [], section: ERRORS, summary: 'A failed request answers {error: {type, code, message, param, path}} with the documented types.' },
   'ERR-2': { level: 'MUST', needs: [], section: ERRORS, summary: "Status and error type agree for the document's statuses, and every type is a documented one." },
-  'ERR-3': { level: 'MUST', needs: ['requiredFields'], section: ERRORS, summary: 'A genuinely missing required parameter is 400, not 422.' },
+  'ERR-3': { level: 'MUST', needs: ['requiredFields'], section: ERRORS, summary: 'A genuinely missing required parameter is 400, not 422 (only absence is judged: an empty string may be read as missing, invalid or an unknown reference).' },
   'ERR-4': { level: 'MUST', needs: [], section: ERRORS, summary: 'Every 422 invalid_request_error names the offending input in param.' },
   'ERR-5': { level: 'MUST', needs: ['recordPath'], section: ERRORS, summary: 'A missing resource is 404 not_found_error; a missing record has code null and param null.' },
   'ERR-6': { level: 'MUST', needs: [], section: ERRORS, summary: 'Read-only endpoints never answer plan_limit_exceeded, account_locked or conflict_error.' },
@@ -123,7 +123,7 @@ export type Family = (typeof FAMILIES)[number];
 export const CLAUSE_IDS = Object.keys(CLAUSES) as ClauseId[];
 
 /** Bumped whenever a clause is added or retired; reports carry it. */
-export const CATALOGUE_VERSION = '1.0.0';
+export const CATALOGUE_VERSION = '1.1.0';
 
 export function isClauseId(value: string): value is ClauseId {
   return Object.hasOwn(CLAUSES, value);

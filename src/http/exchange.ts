@@ -5,7 +5,8 @@ export type AuthKind =
   | 'created' // a key the run created
   | 'none' // no Authorization header
   | 'malformed' // a deliberately malformed Authorization header
-  | 'invalid'; // a well-formed key that is unknown or revoked
+  | 'invalid' // a well-formed key that is unknown or revoked
+  | 'candidate'; // a value of a creation response tried as the new key (the key's member is not declared)
 
 /** Why a request produced no complete response. Each is the target's doing, never the suite's. */
 export type TransportFailureKind = 'timeout' | 'reset' | 'refused' | 'too_large' | 'dns' | 'tls' | 'other';
@@ -22,6 +23,12 @@ export interface Exchange {
   bucket: string;
   /** True when the check meant to exceed a rate limit (the 429 is planned). */
   planned429?: boolean;
+  /**
+   * Malformed at the HTTP level (a NUL byte or an invalid percent-encoding in the URL): a front
+   * end (nginx, a load balancer) commonly answers it itself, before the API sees it. Its answer
+   * is judged for robustness only (GEN-3), never for the API's envelope, content type or headers.
+   */
+  frontEndFragile?: boolean;
   /** The request bypassed pacing (a rate-limit check sending on purpose). */
   unpaced?: boolean;
   /**

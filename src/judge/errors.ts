@@ -45,9 +45,13 @@ export function errorOf(body: unknown): ErrorObject | null {
   return error as ErrorObject;
 }
 
-/** Looks for a member `type` with the given value at any depth (AUTH-7: the body shape is not shown). */
-export function hasTypeAnywhere(body: unknown, type: string): boolean {
-  if (Array.isArray(body)) return body.some((item) => hasTypeAnywhere(item, type));
+/**
+ * Looks for the string `value` as the value of any member at any depth, or an element of an
+ * array member (AUTH-7: the 401 for a missing or malformed header has a shape the document does
+ * not show, so `{"type": …}`, `{"error": …}` and `{"code": …}` all name the type).
+ */
+export function hasValueAnywhere(body: unknown, value: string): boolean {
+  if (Array.isArray(body)) return body.some((item) => item === value || hasValueAnywhere(item, value));
   if (typeof body !== 'object' || body === null) return false;
-  return Object.entries(body).some(([key, value]) => (key === 'type' && value === type) || hasTypeAnywhere(value, type));
+  return Object.values(body).some((member) => member === value || hasValueAnywhere(member, value));
 }

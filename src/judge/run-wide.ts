@@ -14,6 +14,18 @@ export interface Violation {
 
 export type Judge = (log: readonly Exchange[], profile: Profile) => Violation[];
 
+/**
+ * Clauses that judge a response whoever sent it: a 5xx and a leaked secret are findings even
+ * from a front end. Every other judge sees only requests that are well-formed HTTP, which reach
+ * the API itself (see `Exchange.frontEndFragile`).
+ */
+const ANY_RESPONDER: ReadonlySet<ClauseId> = new Set(['GEN-3', 'KEY-4']);
+
+/** The exchanges a run-wide clause judges. */
+export function judgedBy(clause: ClauseId, log: readonly Exchange[]): readonly Exchange[] {
+  return ANY_RESPONDER.has(clause) ? log : log.filter((e) => !e.frontEndFragile);
+}
+
 /** Seconds of clock skew allowed between the suite and the target when judging X-RateLimit-Reset. */
 export const RESET_SKEW_SECONDS = 5;
 
@@ -29,6 +41,14 @@ const parsed = (e: Answered): unknown => {
   }
 };
 const doneAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs;
+const isJsonObject = (text: string): boolean => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+};
 
 /** Clauses judged over every exchange of the run, after the suites (issue: run-wide checks). */
 export const RUN_WIDE_JUDGES = {
@@ -47,8 +67,9 @@ export const RUN_WIDE_JUDGES = {
   'ERR-1': (log) =>
     answered(log)
       .filter((e) => e.response.status >= 400 && hasBody(e))
-      // The 401 for a missing or malformed header has a shape the document does not show.
-      .filter((e) => !(e.response.status === 401 && (e.auth === 'none' || e.auth === 'malformed')))
+      // The 401 for a missing or malformed header has a shape the document does not show; a
+      // candidate for a new key that is not the key may be either kind of refusal.
+      .filter((e) => !(e.response.status === 401 && (e.auth === 'none' || e.auth === 'malformed' || e.auth === 'candidate')))
       .flatMap((e) => {
         const problems = schemaErrors(e.response.status === 429 ? 'error-429' : 'error', parsed(e));
         return problems.length === 0 ? [] : [{ reason: `the ${e.response.status} body is not the error envelope: ${problems.slice(0, 3).join('; ')}`, exchange: e }];
@@ -57,7 +78,8 @@ export const RUN_WIDE_JUDGES = {
   'ERR-2': (log) =>
     answered(log).flatMap((e) => {
       const error = errorOf(parsed(e));
-      if (!error || e.response.status < 400) return [];
+      // The 400's type is not shown (Errors, rule 1): any type may stand there.
+      if (!error || e.response.status < 400 || e.response.status === 400) return [];
       if (!(DOCUMENTED_TYPES as readonly string[]).includes(error.type)) {
         return [{ reason: `error type "${error.type}" is not one of the document's types`, exchange: e }];
       }
@@ -72,6 +94,8 @@ export const RUN_WIDE_JUDGES = {
     answered(log).flatMap((e) => {
       const error = errorOf(parsed(e));
       if (e.response.status !== 422 || error?.type !== 'invalid_request_error') return [];
+      // A body that is no JSON object has no parameter to name: param null is a reading too.
+      if (e.request.body !== undefined && !isJsonObject(e.request.body)) return [];
       return typeof error.param === 'string' && error.param !== '' ? [] : [{ reason: 'a 422 invalid_request_error does not name the offending input in param', exchange: e }];
     }),
 
@@ -134,10 +158,15 @@ export const RUN_WIDE_JUDGES = {
       }),
 
   'RATE-8': (log, profile) => {
-    const out: Violation[] = [];
     // Only a Reset that is a Unix time near the response tells two windows apart (RATE-2 judges the rest).
     const plausible = (e: Answered, reset: number) => Math.abs(reset - doneAt(e) / 1000) <= profile.limits.windowSeconds + RESET_SKEW_SECONDS;
     const last = new Map<string, Answered>();
+    // Pairs of sequential requests of a key in one window where Remaining did not fall, and
+    // whether it fell anywhere. A sliding window or a token bucket gives budget back between two
+    // requests (how the window is kept is not stated), and a key used sparsely may find its bucket
+    // full every time: only a Remaining that falls for no key of the run is the fault.
+    const stuck: Violation[] = [];
+    let fell = false;
     for (const e of answered(log).filter(authenticated)) {
       const before = last.get(e.bucket);
       last.set(e.bucket, e);
@@ -149,9 +178,10 @@ export const RUN_WIDE_JUDGES = {
       if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
       if (!plausible(before, a.reset)) continue;
       // Another client on the key may take more; a Remaining that does not fall at all is the fault.
-      if (b.remaining >= a.remaining) out.push({ reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request in the same window`, exchange: e });
+      if (b.remaining < a.remaining) fell = true;
+      else stuck.push({ reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request in the same window, and fell for no key of the run`, exchange: e });
     }
-    return out;
+    return fell ? [] : stuck;
   },
 
   'RATE-9': (log) =>

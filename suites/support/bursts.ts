@@ -76,7 +76,11 @@ export function judgeBurst(steps: readonly BurstStep[], ceiling: number, windowM
     const refused = steps[first429]!;
     const own = refused.reset === null ? windows[windows.length - 1]! : nearest(windows, refused.reset);
     if (own.length === ceiling) return { kind: 'limited', index: first429 };
-    return { kind: 'early', index: first429, accepted: own.length };
+    // Fewer than the ceiling in all, on a fresh budget: someone else spends it. More in all, none
+    // over it in one window: a budget that refills as it goes (a token bucket's Reset creeps on
+    // with every request), where the 429 comes once requests outrun the refill.
+    if (before.length < ceiling) return { kind: 'early', index: first429, accepted: own.length };
+    return { kind: 'limited', index: first429 };
   }
   if (first429 === -1) {
     if (!full) return { kind: 'continue' };
@@ -125,6 +129,11 @@ export interface BurstOptions {
   /** Resolves once the budget is fresh again (a whole window without our requests). */
   readonly untilFresh: () => Promise<void>;
   /**
+   * Requests the key already made just before the burst (a new key's first use): they count
+   * against the first burst's budget. @default none
+   */
+  readonly prior?: readonly HttpResponse[];
+  /**
    * Requests in flight while the first `ceiling` are sent.
    * @default 25
    */
@@ -140,15 +149,20 @@ export async function provokeLimit(options: BurstOptions): Promise<BurstResult> 
   const responses: HttpResponse[] = [];
   let aligned = false;
   let slowRetries = 0;
+  let prior = (options.prior ?? []).map((res) => {
+    const sentAt = Date.parse(res.exchange.startedAt);
+    return { res, step: stepOf(res, sentAt, sentAt + res.exchange.durationMs, options.windowMs) };
+  });
   for (;;) {
-    const done: { res: HttpResponse; step: BurstStep }[] = [];
+    const done: { res: HttpResponse; step: BurstStep }[] = prior;
+    prior = [];
     const one = async () => {
       const sentAt = now();
       const res = await options.send();
       done.push({ res, step: stepOf(res, sentAt, now(), options.windowMs) });
     };
     // The budget first, a few at a time; responses are kept in the order they completed.
-    let started = 0;
+    let started = done.length;
     const lane = async () => {
       while (started < options.ceiling) {
         started++;

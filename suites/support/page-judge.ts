@@ -59,39 +59,41 @@ export function signature(page: Envelope, idField: string | null, contents = tru
   return `${page.total_count}|${page.has_more}|${items}`;
 }
 
-/** Whether a page holds only part of its list, so that which part depends on the list's order. */
-export function isPartial(page: Envelope): boolean {
-  return Array.isArray(page.items) && typeof page.total_count === 'number' && page.items.length < page.total_count;
-}
+/** Asks for each of two pages again, at most, before deciding they differ: see `samePage`. */
+const RETRIES = 7;
 
-/** The chance a list without a stable order serves one partial page again by luck, at most. */
-const LUCK = 1e-4;
+/** The page of a response, or null when it is none. */
+function pageOf(res: HttpResponse): Envelope | null {
+  return res.status === 200 && res.exchange.response?.json === 'ok' ? (res.json as Envelope) : null;
+}
 
 /**
- * Whether a partial page comes back with the same items when asked again. A target whose lists
- * have no stable order (the document fixes none; PAG-8 asks for a walk to see each item once)
- * serves another slice each time, and then comparing two partial pages proves nothing. The page
- * is asked for again until a list in random order would have repeated it by luck less than once
- * in 10,000 times: twice for one item of 250, nine times for one item of three.
+ * Whether two requests give the same page. The document fixes no order of items, so a partial
+ * page of a list whose order does not hold from one request to the next (a sort that ties, say)
+ * may hold other items each time, and for the whole list or just a few items near the edge.
+ * Pages with different counts differ. Pages with the same counts but other items are asked for
+ * again, each up to seven times: the same items coming back on both sides make them the same
+ * page; either side changing its items shows an order that does not hold, and then only the
+ * counts tell; both sides keeping their own items every time (a chance of 1 in 16,000 for a single
+ * pair of tied items at the edge) make them different pages.
  */
-export async function repeatable(fetch: () => Promise<HttpResponse>, first: Envelope, idField: string | null): Promise<boolean> {
-  if (!idField || !isPartial(first)) return true;
-  const slices = combinations(first.total_count, first.items.length);
-  const times = Math.min(16, Math.max(2, Math.ceil(Math.log(1 / LUCK) / Math.log(slices))));
-  const expected = signature(first, idField);
-  for (let i = 0; i < times; i++) {
-    const again = await fetch();
-    if (again.status !== 200 || again.exchange.response?.json !== 'ok') return false;
-    if (signature(again.json as Envelope, idField) !== expected) return false;
+export async function samePage(a: { res: HttpResponse; again: () => Promise<HttpResponse> }, b: { res: HttpResponse; again: () => Promise<HttpResponse> }, idField: string | null): Promise<boolean> {
+  const first = [pageOf(a.res), pageOf(b.res)];
+  if (!first[0] || !first[1]) return false;
+  if (signature(first[0], idField) === signature(first[1], idField)) return true;
+  if (signature(first[0], idField, false) !== signature(first[1], idField, false) || !idField) return false;
+  const seen = [new Set([signature(first[0], idField)]), new Set([signature(first[1], idField)])];
+  for (let i = 0; i < RETRIES; i++) {
+    for (const [side, again] of [a.again, b.again].entries()) {
+      const page = pageOf(await again());
+      if (!page) return false;
+      if (signature(page, idField, false) !== signature(first[side]!, idField, false)) return false;
+      seen[side]!.add(signature(page, idField));
+      if ([...seen[side]!].some((s) => seen[1 - side]!.has(s))) return true;
+    }
+    if (seen[0]!.size > 1 || seen[1]!.size > 1) return true;
   }
-  return true;
-}
-
-/** n choose k, as a float (large lists give astronomically many slices: any large number will do). */
-function combinations(n: number, k: number): number {
-  let result = 1;
-  for (let i = 0; i < Math.min(k, n - k); i++) result = (result * (n - i)) / (i + 1);
-  return Math.max(2, Math.min(result, 1e12));
+  return false;
 }
 
 /** One line describing a page, for reasons: `3 items (ids a, b, c), total_count 250, has_more true`. */
