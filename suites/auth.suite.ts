@@ -2,7 +2,7 @@ import { check } from '../src/check/check.js';
 import { CheckNotRun } from '../src/check/outcome.js';
 import type { CheckContext } from '../src/check/context.js';
 import type { Credential, HttpResponse } from '../src/http/client.js';
-import { errorOf, hasTypeAnywhere, isErrorEnvelope } from '../src/judge/errors.js';
+import { errorOf, hasValueAnywhere, isErrorEnvelope } from '../src/judge/errors.js';
 import { fillPath } from '../src/profile/profile.js';
 import { collections, type CollectionName } from '../src/target/collections.js';
 import { adoptCreatedKey, asCreated, deleteKey, discardKey, KEY_CREATION_PATH, keyForCheck, keyName, PROBE_PATH } from './support/keys.js';
@@ -78,7 +78,8 @@ async function send(t: CheckContext, endpoint: Endpoint, auth: Credential, label
  */
 function malformedHeaders(t: CheckContext): { label: string; header: string }[] {
   const key = t.run.keys.main;
-  const prefix = t.profile.keyPrefix;
+  // Declared or inferred: a wrong guess still makes a token that is no key, which is 401 too.
+  const prefix = t.run.keyPrefix;
   const out = [
     { label: 'another scheme (Basic)', header: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
     { label: 'another scheme (Token)', header: `Token ${key}` },
@@ -129,7 +130,7 @@ export function oneCharacterChanged(key: string, prefix: string | null): string 
 
 const withUnknownKey = (t: CheckContext) =>
   once('unknown key', async () => {
-    const key = oneCharacterChanged(t.run.keys.main, t.profile.keyPrefix);
+    const key = oneCharacterChanged(t.run.keys.main, t.run.keyPrefix);
     return [await send(t, { method: 'GET', path: PROBE_PATH }, { key, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a real key that has one secret character changed`)];
   });
 
@@ -181,7 +182,7 @@ check('AUTH-7', 'the 401 for a missing or malformed header is JSON with type aut
     t,
     answered.flatMap((probe) => {
       if (probe.res.exchange.response?.json !== 'ok') return [{ probe, why: 'the 401 body is not JSON' }];
-      return hasTypeAnywhere(probe.res.json, 'authentication_error') ? [] : [{ probe, why: 'the 401 body has no member "type" with the value "authentication_error"' }];
+      return hasValueAnywhere(probe.res.json, 'authentication_error') ? [] : [{ probe, why: 'no member of the 401 body, at any depth, has the value "authentication_error"' }];
     }),
   );
 });

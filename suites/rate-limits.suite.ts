@@ -6,7 +6,7 @@ import { isLoopback } from '../src/http/loopback.js';
 import { RESET_SKEW_SECONDS } from '../src/judge/run-wide.js';
 import { rateHeaders } from '../src/pacing/pacer.js';
 import { provokeLimit, type BurstResult } from './support/bursts.js';
-import { asCreated, createKey, deleteKey, type CreatedKey } from './support/keys.js';
+import { asCreated, createKey, deleteKey, type UsableKey } from './support/keys.js';
 
 // RATE: limits per key and per IP address (api-v1.md, Limits). RATE-1/2/8/9 are judged over every
 // response of the run (suites/run-wide.suite.ts); this suite provokes the limits on purpose.
@@ -22,7 +22,7 @@ const PROBE = { path: '/api/v1/workspaces', query: { limit: 1 } } as const;
 
 /** The exhaustion of the created key, and what was seen right after it. */
 interface Exhaustion {
-  readonly key: CreatedKey;
+  readonly key: UsableKey;
   readonly burst: BurstResult;
   /** RATE-6: the main key, sent right after the created key's first 429. */
   readonly main: HttpResponse | null;
@@ -45,7 +45,7 @@ function exhausted(t: CheckContext): Promise<Exhaustion> {
 }
 
 async function exhaust(t: CheckContext): Promise<Exhaustion> {
-  let key: CreatedKey;
+  let key: UsableKey;
   try {
     key = await createKey(t, 'rate-limits');
   } catch (error) {
@@ -70,6 +70,8 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
       ceiling: perKeyPerMinute,
       windowMs: windowSeconds * 1000,
       untilFresh: () => broker.untilFresh(createdBucket, false),
+      // The key's first use (finding its secret) spent one request of this window.
+      ...(attempt === 1 && key.firstUse.accepted ? { prior: [key.firstUse.accepted] } : {}),
     });
     if (!burst.first429) return { key, burst, main: null, again: null, recovery: null, mainRefusals };
     // Timed from the 429 at once: a Retry-After of 0 must be tried at once, not after RATE-6's probes.
@@ -176,8 +178,12 @@ check(
         res,
       );
     }
-    // Past the ceiling means past it for the rest of the window, not for one request.
-    if (again && again.res.status !== 429) {
+    // Past the ceiling means past it for the rest of the window, not for one request. A budget
+    // that refills as it goes (a token bucket: the window is not stated) may take one more request
+    // a moment later, with next to nothing left; a whole budget back at once is the fault.
+    const remainingAgain = again ? rateHeaders(again.res.headers).remaining : null;
+    const restored = remainingAgain === null || remainingAgain >= ceiling / 2;
+    if (again && again.res.status !== 429 && restored) {
       t.ensure(
         !withinWindowOf(burst.first429!, again),
         () => `the key was accepted again (${again.res.status}) right after its 429, within the window the 429 named (Retry-After ${retryAfter ?? 'none'}, X-RateLimit-Reset ${rateHeaders(res.headers).reset ?? 'none'})`,

@@ -28,7 +28,8 @@ export function keyRoutes(app: FastifyInstance, state: ReferenceState): void {
       return invalidParam(reply, 'name', 'name must be a non-empty string.', 'name');
     }
     const { record, secret } = state.store.createKey(req.account, body.name);
-    return reply.code(201).send({ ...view(record), ...(fields.secret ? { [fields.secret]: secret } : {}) });
+    // The document: the response contains the full key once. Under a member the profile names, else `key`.
+    return reply.code(201).send({ ...view(record), [fields.secret ?? 'key']: secret });
   });
 
   if (state.profile.paths.apiKeyList) {

@@ -88,6 +88,11 @@ export class Broker {
     this.#revealed.add(value, this.#keyPrefix);
   }
 
+  /** A value that may be a new key but never authenticated: redacted where it appears whole. */
+  addCandidateSecret(value: string): void {
+    this.redactor.addWhole(value);
+  }
+
   get revealedCount(): number {
     return this.#revealedValues.length;
   }

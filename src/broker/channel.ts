@@ -37,6 +37,7 @@ function operations(broker: Broker) {
     fresh: ({ bucket, anonymous }: { bucket: string; anonymous: boolean }) => broker.untilFresh(bucket, anonymous),
     record: ({ exchange, body }: { exchange: Exchange; body: string }) => broker.record(exchange, body),
     secret: ({ value }: { value: string }) => broker.addRevealedSecret(value),
+    candidate: ({ value }: { value: string }) => broker.addCandidateSecret(value),
     secrets: () => broker.secrets(),
     log: () => broker.log(),
     ledger: (entry: LedgerEntry) => broker.addLedgerEntry(entry),

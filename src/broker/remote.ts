@@ -50,6 +50,11 @@ export class RemoteBroker implements ClientHooks {
     await this.#call('secret', { value });
   }
 
+  /** A value that may be a new key but was not seen to authenticate: redacted where it appears whole. */
+  async candidateSecret(value: string): Promise<void> {
+    await this.#call('candidate', { value });
+  }
+
   async secrets(): Promise<string[]> {
     return (await this.#call('secrets')) as string[];
   }

@@ -50,9 +50,9 @@ export function workerRuntime(run: RunContext): WorkerRuntime {
       }),
     async knownSecrets() {
       const redactor = new Redactor();
-      redactor.add(run.keys.main, run.profile.keyPrefix);
-      redactor.add(run.keys.other, run.profile.keyPrefix);
-      for (const secret of await broker.secrets()) redactor.add(secret, run.profile.keyPrefix);
+      redactor.add(run.keys.main, run.keyPrefix);
+      redactor.add(run.keys.other, run.keyPrefix);
+      for (const secret of await broker.secrets()) redactor.add(secret, run.keyPrefix);
       return redactor;
     },
     async redact(text) {

@@ -20,6 +20,8 @@ export interface Settings {
   readonly strict: boolean;
   readonly requireComplete: boolean;
   readonly readOnly: boolean;
+  /** Create keys even where they cannot be deleted; the report names each one left. */
+  readonly leaveKeys: boolean;
   readonly dryRun: boolean;
   /** null: a fresh seed, printed so the run can be replayed. */
   readonly seed: number | null;
@@ -45,6 +47,7 @@ const FLAGS = {
   strict: { type: 'boolean' },
   'require-complete': { type: 'boolean' },
   'read-only': { type: 'boolean' },
+  'leave-keys': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   seed: { type: 'string' },
   'property-runs': { type: 'string' },
@@ -55,7 +58,7 @@ const FLAGS = {
 
 export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile FILE] [--report-dir DIR]
   [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
-  [--read-only] [--dry-run] [--seed N] [--property-runs N] [--timeout MS] [--baseline FILE]
+  [--read-only] [--leave-keys] [--dry-run] [--seed N] [--property-runs N] [--timeout MS] [--baseline FILE]
 Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY.
 Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup.`;
 
@@ -97,6 +100,7 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     strict: values.strict ?? false,
     requireComplete: values['require-complete'] ?? false,
     readOnly: values['read-only'] ?? false,
+    leaveKeys: values['leave-keys'] ?? false,
     dryRun: values['dry-run'] ?? false,
     seed: integerSetting('--seed / CONFORMANCE_SEED', values.seed ?? blankToNull(merged.CONFORMANCE_SEED), -(2 ** 31), 2 ** 31 - 1),
     propertyRuns: integerSetting('--property-runs', values['property-runs'] ?? null, 1, 100_000),

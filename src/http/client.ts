@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { AuthKind, Exchange, TransportFailureKind } from './exchange.js';
 import { describeRequest } from './exchange.js';
@@ -37,7 +38,7 @@ export type Credential =
   | 'main'
   | 'other'
   | 'none'
-  | { readonly key: string; readonly kind: 'created' | 'invalid' }
+  | { readonly key: string; readonly kind: 'created' | 'invalid' | 'candidate' }
   /** A whole Authorization header value, for malformed-header probes. */
   | { readonly header: string };
 
@@ -58,6 +59,8 @@ export interface RequestSpec {
   /** Overrides the Content-Type of a body; null sends none. */
   readonly contentType?: string | null;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Malformed at the HTTP level, so often answered by a front end (see `Exchange.frontEndFragile`). @default false */
+  readonly frontEndFragile?: boolean;
   /** @default true: wait for the rate-limit budget first */
   readonly pace?: boolean;
   /** The check means to provoke 429s: they are not waited out and retried. @default false */
@@ -174,7 +177,9 @@ export class HttpClient {
     const method = spec.method ?? 'GET';
     const url = this.#url(spec);
     const { authorization, kind } = this.#authorization(spec.auth ?? 'main');
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // Identity asked for, since an absent Accept-Encoding allows any coding (RFC 9110, 12.5.3);
+    // a coded body is decoded all the same (`decode`).
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity' };
     for (const [name, value] of this.#options.extraHeaders) headers[name.toLowerCase()] = value;
     for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name.toLowerCase()] = value;
     if (authorization !== null) headers.authorization = authorization;
@@ -194,6 +199,7 @@ export class HttpClient {
       bucket,
       request: { method, url, headers, ...(body !== undefined ? { body } : {}) },
       ...(spec.expect429 ? { planned429: true } : {}),
+      ...(spec.frontEndFragile ? { frontEndFragile: true } : {}),
       ...(spec.pace === false ? { unpaced: true } : {}),
       ...(retryOf !== undefined ? { retryOf } : {}),
     };
@@ -224,9 +230,9 @@ export class HttpClient {
         }
         chunks.push(chunk);
       }
-      text = Buffer.concat(chunks).toString('utf8');
-      exchange.durationMs = Math.round(performance.now() - started);
       const responseHeaders = flattenHeaders(res.headers);
+      text = decode(Buffer.concat(chunks), responseHeaders['content-encoding'], maxBytes).toString('utf8');
+      exchange.durationMs = Math.round(performance.now() - started);
       const parsed = parseJson(text);
       exchange.response = {
         status: res.statusCode,
@@ -301,6 +307,24 @@ function bodyCap(spec: RequestSpec): number {
   const limit = Number(raw);
   const items = Number.isInteger(limit) && limit > 0 ? Math.min(limit, 10_000) : 100;
   return BASE_BODY_CAP + items * BODY_CAP_PER_ITEM;
+}
+
+/**
+ * The body without its content coding (gzip, deflate, br), decoded up to `maxBytes`; a body that
+ * does not decode is kept as it came, and then fails as a body that is not JSON.
+ */
+function decode(body: Buffer, coding: string | undefined, maxBytes: number): Buffer {
+  const name = coding?.trim().toLowerCase();
+  if (!name || name === 'identity' || body.length === 0) return body;
+  const options = { maxOutputLength: maxBytes };
+  try {
+    if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body, options);
+    if (name === 'deflate') return inflateSync(body, options);
+    if (name === 'br') return brotliDecompressSync(body, options);
+  } catch {
+    return body;
+  }
+  return body;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -21,9 +21,21 @@ export class Redactor {
 
   /** Adds a secret; `prefix` is the deployment's key prefix when known. */
   add(value: string | null | undefined, prefix: string | null = null): void {
-    if (!value || this.#secrets.some((s) => s.value === value)) return;
+    if (!value || this.#secrets.some((s) => s.value === value && s.body !== '')) return;
     const body = prefix && value.startsWith(prefix) ? value.slice(prefix.length) : value;
     this.#secrets.push({ value, body });
+    this.#whole = null;
+    this.#part = null;
+  }
+
+  /**
+   * Adds a value that may be a secret but was never seen to authenticate (a candidate for a new
+   * key): redacted where it appears whole, never by parts, so that a name or a word it shares
+   * characters with is left alone.
+   */
+  addWhole(value: string | null | undefined): void {
+    if (!value || this.#secrets.some((s) => s.value === value)) return;
+    this.#secrets.push({ value, body: '' });
     this.#whole = null;
     this.#part = null;
   }

@@ -1,6 +1,7 @@
 import { UNKNOWN_ID, type Ledger, type LedgerEntry } from '../broker/ledger.js';
 import { TransportFailure, type HttpClient } from '../http/client.js';
 import { fillPath, type Profile } from '../profile/profile.js';
+import type { KeyDeletion } from '../keys/deletion.js';
 import type { Output } from './output.js';
 
 /** A key that could not be deleted, and why. */
@@ -22,10 +23,13 @@ const MAX_LIST_PAGES = 50;
  * checks failed or the target misbehaved. Called once at the end of every run; says what it did
  * only when there was something to do.
  */
-export async function cleanupCreated(http: HttpClient, ledger: Ledger, profile: Profile, io: Output): Promise<CleanupResult> {
+export async function cleanupCreated(http: HttpClient, ledger: Ledger, profile: Profile, deletion: KeyDeletion, io: Output): Promise<CleanupResult> {
   const outstanding = ledger.outstanding('api_key');
   if (outstanding.length === 0) return { deleted: [], leftBehind: [] };
-  const result = await deleteKeys(http, ledger, profile, outstanding);
+  const result = await deleteKeys(http, ledger, profile, outstanding, {
+    path: deletion.path,
+    ...(deletion.leaveKeys ? { why: 'left by --leave-keys: no key path is known' } : {}),
+  });
   io.out(`cleanup: ${describeCleanup(result)}`);
   return result;
 }
@@ -51,19 +55,30 @@ function label(entry: LedgerEntry): string {
  * deletion in the ledger. A 404 means the key is already gone: recorded too, so that `cleanup`
  * does not try again.
  */
-export async function deleteKeys(http: HttpClient, ledger: Ledger, profile: Profile, entries: readonly LedgerEntry[]): Promise<CleanupResult> {
+export async function deleteKeys(
+  http: HttpClient,
+  ledger: Ledger,
+  profile: Profile,
+  entries: readonly LedgerEntry[],
+  /** The key path to delete at (default: the profile's) and why none is known. */
+  deletion: { readonly path: string | null; readonly why?: string } = { path: profile.paths.apiKey },
+): Promise<CleanupResult> {
   const deleted: LedgerEntry[] = [];
   const leftBehind: LeftBehind[] = [];
-  const template = profile.paths.apiKey;
+  const template = deletion.path;
   let byName: Map<string, string> | null = null;
   for (const entry of entries) {
     if (!template) {
-      leftBehind.push({ entry, reason: 'the profile declares no key path, so keys cannot be deleted' });
+      leftBehind.push({ entry, reason: deletion.why ?? 'no key path is declared or usable, so keys cannot be deleted' });
       continue;
     }
     let id: string | null = entry.id;
     if (id === UNKNOWN_ID) {
-      byName ??= await keyIdsByName(http, profile);
+      byName ??= await keyIdsByName(http, profile).catch((error: unknown) => {
+        // A target that stops answering leaves these keys listed as left behind, not a crash.
+        if (error instanceof TransportFailure) return new Map<string, string>();
+        throw error;
+      });
       id = entry.name ? (byName.get(entry.name) ?? null) : null;
       if (id === null && entry.event === 'creating') {
         // Announced, never answered, and not on the target: the creation did not happen.

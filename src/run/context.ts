@@ -1,4 +1,5 @@
 import type { BrokerAddress } from '../broker/channel.js';
+import type { KeyDeletion } from '../keys/deletion.js';
 import type { Profile } from '../profile/profile.js';
 import type { Preflight } from './preflight.js';
 
@@ -11,6 +12,14 @@ export interface RunContext {
   readonly keys: { readonly main: string; readonly other: string | null };
   readonly extraHeaders: readonly (readonly [string, string])[];
   readonly profile: Profile;
+  /**
+   * The key prefix: the profile's, else inferred from the configured keys (`keys/prefix.ts`).
+   * For the windows of "a part of a secret" and AUTH-2's token without the prefix; AUTH-5
+   * judges only a declared one.
+   */
+  readonly keyPrefix: string | null;
+  /** How the run deletes the keys it creates, or why it creates none (`keys/deletion.ts`). */
+  readonly keyDeletion: KeyDeletion;
   readonly broker: BrokerAddress;
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
   readonly strict: boolean;

@@ -12,17 +12,22 @@ import { isLoopback } from '../http/loopback.js';
 import { buildDocument } from '../report/document.js';
 import { guardOutput, scrubReports } from '../report/leak-scan.js';
 import { writeReports } from '../report/write.js';
+import { alteredOwnWords } from '../report/own-words.js';
 import { baselineExitCode, compareReports, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
 import { cleanupCreated } from './cleanup.js';
 import { onInterrupt, type Interrupt } from './interrupt.js';
 import type { RunContext } from './context.js';
 import { dryRunLines } from './dry-run.js';
+import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
+import { inferKeyPrefix } from '../keys/prefix.js';
 import { consoleOutput, type Output } from './output.js';
 import { preflight } from './preflight.js';
 import { runSuites } from './suites.js';
 import { openTarget, type Target } from './target.js';
 import { clauseResults, verdictOf } from './verdict.js';
+import { CLAUSE_IDS, familyOf } from '../clauses/catalogue.js';
+import { selectionReason, type Selection } from './selection.js';
 
 /** Runs the whole suite once and returns the exit status (profile.md, Verdict and exit status). */
 export async function run(settings: Settings, io: Output = consoleOutput): Promise<number> {
@@ -42,8 +47,9 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const profile = loaded.profile;
     const seed = settings.seed ?? randomInt(2 ** 31 - 1);
     const runId = `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+    const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
     const broker = new Broker({
-      keyPrefix: profile.keyPrefix,
+      keyPrefix,
       ledgerFile: settings.ledgerFile,
       pacer: {
         perKey: profile.limits.perKeyPerMinute,
@@ -71,7 +77,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       hooks: { acquire: (b, a) => broker.acquire(b, a), record: async (e, body) => void broker.record(e, body) },
       currentCheck: () => 'preflight',
     });
-    cleanup = once(() => cleanupCreated(http, broker.ledger, profile, io));
+    let keyDeletion: KeyDeletion = declaredDeletion(profile, settings.leaveKeys) ?? { path: null, idMember: null, source: null, noKeys: null, leaveKeys: settings.leaveKeys };
+    cleanup = once(() => cleanupCreated(http, broker.ledger, profile, keyDeletion, io));
     io.out(`conformance: ${baseUrl}${embedded ? ' (embedded reference server)' : ''}, profile "${profile.name}", seed ${seed}`);
     const checked = await preflight(http, profile, keys.other !== null);
     for (const note of checked.notes) io.out(`  note: ${note}`);
@@ -81,6 +88,12 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       return 0;
     }
 
+    if (keyDeletion.source === null && !settings.leaveKeys && !settings.readOnly && createsKeys({ only: settings.only, skip: settings.skip })) {
+      keyDeletion = await probeConventionalDeletion({ http, broker, profile, keyPrefix, runId, baseUrl });
+      if (keyDeletion.noKeys) io.out(`  note: ${keyDeletion.noKeys}`);
+      else if (keyDeletion.source === 'conventional') io.out(`  note: the profile declares no key path; keys the run creates are deleted at ${keyDeletion.path}, which revoked a probe key`);
+    }
+
     const context: RunContext = {
       runId,
       baseUrl,
@@ -88,6 +101,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       keys,
       extraHeaders: settings.extraHeaders,
       profile,
+      keyPrefix,
+      keyDeletion,
       broker: served.address,
       selection: { only: settings.only, skip: settings.skip },
       strict: settings.strict,
@@ -128,8 +143,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       hasOtherAccountKey: keys.other !== null,
       readOnly: settings.readOnly,
     });
-    const verdict = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults: collector.suiteFaults });
-    const document = buildDocument({
+    let verdict = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults: collector.suiteFaults });
+    const documentInput = {
       verdict,
       results,
       baseUrl,
@@ -146,7 +161,16 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       ledger: broker.ledger.entries,
       preflightNotes: checked.notes,
       suiteFaults: collector.suiteFaults,
-    });
+    };
+    let document = buildDocument(documentInput);
+    // A report whose own words a redaction altered carries no verdict anyone may trust.
+    const altered = alteredOwnWords(document, broker.redactor);
+    if (altered) {
+      const suiteFaults = [...collector.suiteFaults, altered];
+      verdict = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
+      if (verdict.verdict !== 'inconclusive') verdict = { ...verdict, verdict: 'inconclusive', exitCode: 2, because: `the suite itself broke: ${altered}` };
+      document = buildDocument({ ...documentInput, verdict, suiteFaults });
+    }
     if (baseline) document.baseline = compareReports(baseline, document, settings.baselineFile!);
     const written = writeReports(document, settings.reportDir, broker.redactor, { junitFile, stepSummary: process.env.GITHUB_STEP_SUMMARY || null });
     const leaked = scrubReports(settings.reportDir, broker.redactor);
@@ -175,6 +199,14 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     await target?.reference?.close();
     await closeDispatcher();
   }
+}
+
+/** Families whose checks create keys. */
+const KEY_CREATING_FAMILIES = new Set(['KEY', 'AUTH', 'RATE']);
+
+/** Whether the selection runs any check that creates a key. */
+function createsKeys(selection: Selection): boolean {
+  return CLAUSE_IDS.some((id) => KEY_CREATING_FAMILIES.has(familyOf(id)) && selectionReason(id, selection) === null);
 }
 
 /** Runs `fn` the first time only; later calls get the same promise. */
@@ -206,6 +238,7 @@ function publicSettings(settings: Settings): Record<string, unknown> {
     strict: settings.strict,
     requireComplete: settings.requireComplete,
     readOnly: settings.readOnly,
+    leaveKeys: settings.leaveKeys,
     propertyRuns: settings.propertyRuns,
     timeoutMs: settings.timeoutMs,
   };

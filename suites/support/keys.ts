@@ -2,19 +2,27 @@ import { UNKNOWN_ID } from '../../src/broker/ledger.js';
 import type { CheckContext } from '../../src/check/context.js';
 import { Finding } from '../../src/check/outcome.js';
 import type { HttpResponse } from '../../src/http/client.js';
+import { identifySecret, KEY_PROPAGATION_MS, type FirstUse } from '../../src/keys/identify.js';
+import { KEY_CREATION_PATH, PROBE_PATH } from '../../src/keys/deletion.js';
+import { secretCandidates } from '../../src/keys/secret.js';
 import { fillPath } from '../../src/profile/profile.js';
 
-/** Where the document puts key creation, whatever the profile says (profile.md). */
-export const KEY_CREATION_PATH = '/api/v1/api_keys';
+export { KEY_CREATION_PATH, PROBE_PATH } from '../../src/keys/deletion.js';
 
-/** A key the run created. Its secret is registered with the broker the moment it is seen. */
+/** A key the run created. Its secret is registered with the broker the moment it authenticates. */
 export interface CreatedKey {
   readonly name: string;
-  /** The key's id where the profile names the id member; null otherwise. */
+  /** The key's id, from the member the run deletes keys by; null when there is none. */
   readonly id: string | null;
-  readonly secret: string;
+  /** The complete key: the declared member's value, or the candidate that authenticated; null when none did. */
+  readonly secret: string | null;
   readonly response: HttpResponse;
+  /** How the key answered its first uses (KEY-1, KEY-2). */
+  readonly firstUse: FirstUse;
 }
+
+/** A created key whose secret is known. */
+export type UsableKey = CreatedKey & { readonly secret: string };
 
 /** A recognisable name, so that a deployment owner (and `cleanup`) can tell run keys apart. */
 export function keyName(t: CheckContext, purpose: string): string {
@@ -22,11 +30,15 @@ export function keyName(t: CheckContext, purpose: string): string {
 }
 
 /**
- * Creates a key (POST /api/v1/api_keys, where the document puts creation), registers its secret
- * for redaction and the KEY-4 leak scan, and records it in the ledger, before anything else is
- * judged. A non-2xx answer or a response without a recognisable secret is a finding (KEY-1).
+ * Creates a key (POST /api/v1/api_keys, where the document puts creation), finds its secret by
+ * using it, registers it for redaction and the KEY-4 leak scan, and records the key in the
+ * ledger, before anything else is judged. A non-2xx answer or a response with no value that
+ * authenticates (or, declared, no value at all) is a finding (KEY-1). Where the run cannot
+ * delete keys, it creates none (`KeyDeletion.noKeys`): the check is not applicable.
  */
-export async function createKey(t: CheckContext, purpose: string): Promise<CreatedKey> {
+export async function createKey(t: CheckContext, purpose: string): Promise<UsableKey> {
+  const { noKeys } = t.run.keyDeletion;
+  if (noKeys) t.notApplicable(noKeys);
   const name = keyName(t, purpose);
   // Announced first: a run killed before the answer is recorded still lets `cleanup` find the key.
   await t.runtime.broker.ledger({ event: 'creating', kind: 'api_key', id: UNKNOWN_ID, name, runId: t.run.runId, baseUrl: t.run.baseUrl, at: new Date().toISOString() });
@@ -36,23 +48,26 @@ export async function createKey(t: CheckContext, purpose: string): Promise<Creat
   }
   const adopted = await adoptCreatedKey(t, res, name);
   t.ensure(res.status >= 200 && res.status < 300, () => `[POST] ${KEY_CREATION_PATH} with a name answered ${res.status}, expected 2xx`, res);
-  t.ensure(adopted?.secret, `the creation response contains no key${t.profile.apiKeyFields.secret ? ` in its "${t.profile.apiKeyFields.secret}" member` : ''}`, res);
-  return adopted!;
+  const member = t.profile.apiKeyFields.secret;
+  t.ensure(adopted?.secret, () => (member ? `the creation response contains no key in its "${member}" member` : `the creation response contains no value that authenticated within 10 s (${adopted?.firstUse.last ? `the last try answered ${adopted.firstUse.last.status}` : 'it holds no candidate'})`), res, ...(adopted?.firstUse.last ? [adopted.firstUse.last] : []));
+  return adopted as UsableKey;
 }
 
 /**
  * Takes charge of whatever a creation request created, also one that should have been refused
- * (no name, no key): the secret is revealed to the broker at once and the key goes in the ledger,
- * so that it is redacted everywhere, looked for in every later response and deleted at the end.
- * Returns null when the response created nothing.
+ * (no name, no key): candidates for the key are redacted at once, the one that authenticates
+ * becomes a secret looked for in every later response, and the key goes in the ledger to be
+ * deleted at the end. Returns null when the response created nothing.
  */
 export async function adoptCreatedKey(t: CheckContext, res: HttpResponse, name: string | null): Promise<CreatedKey | null> {
   if (res.status < 200 || res.status >= 300) return null;
   const body = res.json as Record<string, unknown> | null | undefined;
-  const secret = findSecret(t, body);
-  if (secret) await t.revealSecret(secret);
-  const idField = t.profile.apiKeyFields.id;
-  const id = idField && typeof body?.[idField] === 'string' ? (body[idField] as string) : null;
+  const member = t.profile.apiKeyFields.secret;
+  const candidates = secretCandidates(body, { member, sentName: name, prefix: t.run.keyPrefix });
+  for (const candidate of candidates) await t.runtime.broker.candidateSecret(candidate);
+  const idMember = t.run.keyDeletion.idMember ?? t.profile.apiKeyFields.id;
+  const rawId = idMember ? body?.[idMember] : undefined;
+  const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null;
   const nameField = t.profile.apiKeyFields.name;
   const recorded = name ?? (nameField && typeof body?.[nameField] === 'string' ? (body[nameField] as string) : null);
   await t.runtime.broker.ledger({
@@ -64,13 +79,19 @@ export async function adoptCreatedKey(t: CheckContext, res: HttpResponse, name: 
     baseUrl: t.run.baseUrl,
     at: new Date().toISOString(),
   });
-  return secret ? { name: recorded ?? '', id, secret, response: res } : null;
+  // In the ledger before it is used: a target that stops answering now still gets it deleted.
+  const kind = member ? 'created' : 'candidate';
+  // Once a new key has failed to authenticate in 10 s, later keys of the run are tried once.
+  const firstUse = await identifySecret(candidates, (key) => t.http.get(PROBE_PATH, { auth: { key, kind } }), { declared: member !== null, withinMs: freshKeysFail ? 0 : KEY_PROPAGATION_MS });
+  freshKeysFail = firstUse.accepted === null;
+  if (firstUse.secret) await t.revealSecret(firstUse.secret);
+  return { name: recorded ?? '', id, secret: firstUse.secret, response: res, firstUse };
 }
 
-/** Deletes a created key through the profile's key path; records the deletion (2xx, or 404: already gone). */
+/** Deletes a created key at the run's key path; records the deletion (2xx, or 404: already gone). */
 export async function deleteKey(t: CheckContext, key: CreatedKey): Promise<HttpResponse> {
-  const template = t.profile.paths.apiKey;
-  if (!template || !key.id) t.notApplicable('the profile declares no key path or key id member: created keys cannot be deleted');
+  const template = t.run.keyDeletion.path;
+  if (!template || !key.id) t.notApplicable('not declared: the key path (paths.apiKey) and key id member (apiKeyFields.id): created keys cannot be deleted');
   const res = await t.http.delete(fillPath(template!, key.id!));
   if ((res.status >= 200 && res.status < 300) || res.status === 404) await recordDeletion(t, key, res.status === 404 ? 'already gone: 404' : undefined);
   return res;
@@ -78,7 +99,7 @@ export async function deleteKey(t: CheckContext, key: CreatedKey): Promise<HttpR
 
 /** Deletes a key at the end of a check, whatever the check found; the run's cleanup retries it. */
 export async function discardKey(t: CheckContext, key: CreatedKey | null): Promise<void> {
-  if (!key || !t.profile.paths.apiKey || !key.id) return;
+  if (!key || !t.run.keyDeletion.path || !key.id) return;
   try {
     await deleteKey(t, key);
   } catch {
@@ -105,68 +126,25 @@ async function recordDeletion(t: CheckContext, key: CreatedKey, note?: string): 
 }
 
 /** The Authorization credential of a created key. */
-export function asCreated(key: CreatedKey) {
+export function asCreated(key: UsableKey) {
   return { key: key.secret, kind: 'created' as const };
 }
 
-/**
- * The complete key in a creation response: the profile's secret member when declared, else the
- * one string that starts with the key prefix, else the longest string value.
- */
-function findSecret(t: CheckContext, body: Record<string, unknown> | null | undefined): string | null {
-  if (!body || typeof body !== 'object') return null;
-  const member = t.profile.apiKeyFields.secret;
-  if (member) return typeof body[member] === 'string' && body[member] !== '' ? (body[member] as string) : null;
-  const strings = Object.values(body).filter((v): v is string => typeof v === 'string');
-  const prefix = t.profile.keyPrefix;
-  const prefixed = prefix ? strings.filter((s) => s.startsWith(prefix)) : [];
-  if (prefixed.length > 0) return prefixed[0]!;
-  return strings.sort((a, b) => b.length - a.length)[0] ?? null;
-}
-
-/** What using a fresh key showed: the first answer, and the one that authenticated (if any). */
-export interface FirstUse {
-  readonly first: HttpResponse;
-  /** The first answer that was not 401; null when the key never authenticated in time. */
-  readonly accepted: HttpResponse | null;
-  readonly last: HttpResponse;
-}
-
-/** A request any key of the account may make: the document's first list. */
-export const PROBE_PATH = '/api/v1/workspaces';
-
-/**
- * Uses a new key until it authenticates, for up to `withinMs` (KEY-1 allows 10 s for a key to
- * take effect); 401 is retried once a second, any other answer ends the wait.
- */
-export async function useUntilAccepted(t: CheckContext, key: CreatedKey, withinMs = 10_000): Promise<FirstUse> {
-  const deadline = Date.now() + withinMs;
-  const first = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
-  let last = first;
-  while (last.status === 401 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    last = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
-  }
-  return { first, accepted: last.status === 401 ? null : last, last };
-}
-
+/** Whether an earlier key of the run failed to authenticate within the allowance. */
 let freshKeysFail = false;
 
 /** A key for a check whose subject is not creation itself: a failed creation skips (KEY-1 judges it). */
-export async function keyForCheck(t: CheckContext, purpose: string): Promise<CreatedKey> {
-  let key: CreatedKey;
+export async function keyForCheck(t: CheckContext, purpose: string): Promise<UsableKey> {
+  let key: UsableKey;
   try {
     key = await createKey(t, purpose);
   } catch (error) {
     if (!(error instanceof Finding)) throw error;
-    t.skip(`no key could be created (${error.reason}): KEY-1 judges creation`);
+    t.skip(`no usable key could be created (${error.reason}): KEY-1 judges creation`);
   }
-  // Once a new key has failed to authenticate in 10 s, later checks of the file ask only once.
-  const use = await useUntilAccepted(t, key, freshKeysFail ? 0 : 10_000);
-  freshKeysFail = use.accepted === null;
-  if (!use.accepted) {
+  if (!key.firstUse.accepted) {
     await discardKey(t, key);
-    t.skip(`the new key never authenticated (last answer ${use.last.status}): KEY-1 judges that`);
+    t.skip(`the new key never authenticated (last answer ${key.firstUse.last?.status ?? 'none'}): KEY-1 judges that`);
   }
   return key;
 }
