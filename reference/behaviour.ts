@@ -20,8 +20,12 @@ export interface Behaviour {
   rateBucket(key: { readonly id: string; readonly accountId: string }): string;
   /** Seconds a revoked key keeps working (a cache, in a faulty server). */
   revokedGraceMs: number;
-  /** The order a list serves its `total` items in, as indices; null: the collection's own order. */
-  listOrder(total: number): readonly number[] | null;
+  /**
+   * The order a list serves its `total` items in, as indices; null: the collection's own order.
+   * `itemAt` reads the item at an index of the collection's own order, for an order by content
+   * (a variant's order by name); the faithful order ignores it.
+   */
+  listOrder(total: number, itemAt: (index: number) => unknown): readonly number[] | null;
   /** Whether the key list shows a key: only keys not deleted (api-v1.md, API keys). */
   keyListed(key: { readonly revokedAtMs: number | null }): boolean;
 }

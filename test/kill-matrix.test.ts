@@ -4,41 +4,20 @@ import { referenceProfile } from '../reference/server.js';
 import { loadProfile, type Profile } from '../src/profile/profile.js';
 import { ROOT, runAgainstReference } from './support/cli.js';
 import { judgeKill } from './support/kill.js';
+import { matrixArgs, matrixProfile } from './support/matrix.js';
 
 // Sensitivity is the product: every mutant must be caught on each clause it declares, at the
-// declared level, and flag nothing beyond its declared and collateral clauses.
-//
-// To keep some seventy full runs within minutes, mutants run under a fast variant of the profile
-// (1000 requests a window instead of 100, so pacing rarely waits) with 25 generated cases per
-// property instead of 100. Every check has fixed cases besides its properties, so this costs no
-// sensitivity: a mutant caught only by luck of the draw would show here as a flaky survivor.
-const MATRIX_ARGS: readonly string[] = ['--property-runs', '25'];
-
-// Mutants of the rate-limit clauses keep the real ceiling: exhausting 1000 requests inside one
-// second is more than a loaded machine can send, and their checks would be skipped.
-function matrixProfile(profile: Profile, name: MutantName): Profile {
-  if (Object.keys(MUTANTS[name].breaks).some((id) => id.startsWith('RATE-'))) return profile;
-  return { ...profile, limits: { ...profile.limits, perKeyPerMinute: 1000 } };
-}
-
-// Exhausting a key under that ceiling costs 1,000 to 2,000 requests, half of a run, and proves
-// nothing about a fault elsewhere: a mutant that touches no rate-limit clause (declared or
-// collateral) leaves out the checks that exhaust a budget. The rate-limit judges over the whole
-// run's responses (RATE-1, -2, -8, -9) still run, so a stray header fault would still show.
-const EXHAUSTING_CHECKS = ['RATE-3', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7'];
+// declared level, and flag nothing beyond its declared and collateral clauses. Matrix runs are
+// made fast as test/support/matrix.ts says.
 
 function touchesRate(name: MutantName): boolean {
   const { breaks, collateral = [] } = MUTANTS[name];
   return [...Object.keys(breaks), ...collateral].some((id) => id.startsWith('RATE-'));
 }
 
-function matrixArgs(name: MutantName): readonly string[] {
-  return touchesRate(name) ? MATRIX_ARGS : [...MATRIX_ARGS, '--skip', EXHAUSTING_CHECKS.join(',')];
-}
-
 async function expectCaught(name: MutantName, profile: Profile = referenceProfile()): Promise<void> {
   const mutant = MUTANTS[name];
-  const run = await runAgainstReference({ modify: mutant.modify, profile: matrixProfile(profile, name) }, matrixArgs(name));
+  const run = await runAgainstReference({ modify: mutant.modify, profile: matrixProfile(profile, touchesRate(name)) }, matrixArgs(touchesRate(name)));
   const verdict = judgeKill(mutant, run.report);
   expect(verdict.missed, `${name} survived`).toEqual([]);
   expect(verdict.unexpected, `${name} tripped undeclared clauses`).toEqual([]);

@@ -22,7 +22,7 @@ export function sendPage<T>(state: ReferenceState, req: FastifyRequest, reply: F
   const limit = state.behaviour.parsePageParam(query.limit, 'limit');
   if (!limit.ok) return invalidParam(reply, 'limit', limit.message);
   const window = state.behaviour.pageWindow(collection.total, page.value, limit.value);
-  const order = state.behaviour.listOrder(collection.total);
+  const order = state.behaviour.listOrder(collection.total, (index) => collection.slice(index, index + 1)[0]);
   if (order) {
     const items = order.slice(window.start, window.end).flatMap((i) => collection.slice(i, i + 1)).map(map ?? ((x) => x));
     return reply.code(200).send({ items, has_more: window.hasMore, total_count: state.behaviour.totalCount(collection.total, items.length) });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/server.js';
+import { loadProfile, type Profile } from '../../src/profile/profile.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -40,12 +41,27 @@ export function readReport(result: CliResult): ConformanceDocument {
   return JSON.parse(readFileSync(join(result.reportDir, 'conformance.json'), 'utf8')) as ConformanceDocument;
 }
 
-/** Starts a reference (window 1 s) and runs the CLI against it as a remote target. */
-export async function runAgainstReference(reference: ReferenceOptions = {}, args: readonly string[] = []): Promise<CliResult & { report: ConformanceDocument; target: RunningReference }> {
+/**
+ * The profile of a run that knows nothing the document leaves open: the document-only profile,
+ * with the target's limits (stated by the document, but shortened for tests).
+ */
+export function documentOnly(target: Profile): Profile {
+  return { ...loadProfile(join(ROOT, 'profiles/document.json')).profile, limits: target.limits };
+}
+
+/**
+ * Starts a reference (window 1 s) and runs the CLI against it as a remote target, under the
+ * profile the reference serves, or under `cliProfile` (what the run is told).
+ */
+export async function runAgainstReference(
+  reference: ReferenceOptions = {},
+  args: readonly string[] = [],
+  cliProfile?: (served: Profile) => Profile,
+): Promise<CliResult & { report: ConformanceDocument; target: RunningReference }> {
   const target = await startReference({ windowSeconds: 1, ...reference });
   try {
     const profileFile = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
-    writeFileSync(profileFile, JSON.stringify(target.profile));
+    writeFileSync(profileFile, JSON.stringify(cliProfile ? cliProfile(target.profile) : target.profile));
     const result = await runCli(['--profile', profileFile, ...args], {
       CONFORMANCE_BASE_URL: target.url,
       CONFORMANCE_API_KEY: target.keys.main,

@@ -1,0 +1,19 @@
+import { referenceProfile } from '../reference/server.js';
+import { VARIANTS, type VariantName } from '../variants/index.js';
+import { documentOnly, runAgainstReference } from '../test/support/cli.js';
+import { matrixArgs, matrixProfile } from '../test/support/matrix.js';
+import { judgeTolerance } from '../test/support/tolerance.js';
+
+// `node --import tsx scripts/try-variant.ts NAME [--document-only]`: one tolerance-matrix run,
+// for writing a variant. Prints the false findings, if any, and the report folder.
+const [name, flag] = process.argv.slice(2) as [VariantName, string | undefined];
+const variant = VARIANTS[name];
+if (!variant) throw new Error(`no variant ${name}: ${Object.keys(VARIANTS).join(', ')}`);
+const rateLimits = variant.rateLimits === true;
+const served = matrixProfile((variant.profile ?? ((p) => p))(referenceProfile()), rateLimits);
+const documentOnlyRun = flag === '--document-only';
+const run = await runAgainstReference({ modify: variant.modify, profile: served }, matrixArgs(rateLimits), documentOnlyRun ? documentOnly : undefined);
+const { falseFindings } = judgeTolerance(variant, run.report, { documentOnly: documentOnlyRun });
+console.log(`${name}: verdict ${run.report.verdict}, exit ${run.exitCode}, report ${run.reportDir}`);
+for (const finding of falseFindings) console.log(`  FALSE: ${finding}`);
+process.exit(falseFindings.length === 0 && run.exitCode === 0 ? 0 : 1);

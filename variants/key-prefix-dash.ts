@@ -1,0 +1,9 @@
+import { defineVariant } from './variant.js';
+
+/** Keys start with another fixed prefix, declared in the profile (the reference issues it). */
+export default defineVariant({
+  description: 'issues keys that start with "acme-"',
+  openPoint: 'key-prefix',
+  atRisk: ['AUTH-2', 'AUTH-3', 'AUTH-5', 'KEY-1', 'KEY-3', 'KEY-4'],
+  profile: (p) => ({ ...p, keyPrefix: 'acme-' }),
+});
