@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { notApplicableReason } from '../src/clauses/applicability.js';
+import { notRunCause } from '../src/clauses/applicability.js';
 import { ConformanceError } from '../src/errors.js';
 import { loadProfile, parseProfile } from '../src/profile/profile.js';
 import { ROOT } from './support/cli.js';
@@ -34,11 +34,20 @@ describe('profile', () => {
 
   test('undeclared facts make the clauses that need them not applicable, never failed', () => {
     const bare = parseProfile({ name: 'bare' });
-    expect(notApplicableReason('RES-4', { profile: bare, hasOtherAccountKey: false })).toMatch(/retrieval paths/);
-    expect(notApplicableReason('AUTH-6', { profile: bare, hasOtherAccountKey: false })).toMatch(/second account/);
-    expect(notApplicableReason('RES-1', { profile: bare, hasOtherAccountKey: false })).toBeNull();
+    const input = { profile: bare, hasOtherAccountKey: false, selection: { only: [], skip: [] }, readOnly: false };
+    expect(notRunCause('RES-4', input)).toEqual({ kind: 'undeclared', reason: expect.stringMatching(/retrieval paths/) });
+    expect(notRunCause('AUTH-6', input)?.reason).toMatch(/second account/);
+    expect(notRunCause('RES-1', input)).toBeNull();
     const full = parseProfile(reference());
-    expect(notApplicableReason('RES-4', { profile: full, hasOtherAccountKey: true })).toBeNull();
+    expect(notRunCause('RES-4', { ...input, profile: full, hasOtherAccountKey: true })).toBeNull();
+  });
+
+  test('the selection and --read-only leave clauses out as the run\'s own choice, which makes it incomplete', () => {
+    const full = parseProfile(reference());
+    const input = { profile: full, hasOtherAccountKey: true, selection: { only: ['GEN'], skip: [] }, readOnly: true };
+    expect(notRunCause('RES-1', input)?.kind).toBe('selection');
+    expect(notRunCause('GEN-4', input, { writes: true })?.kind).toBe('read-only');
+    expect(notRunCause('GEN-1', input)).toBeNull();
   });
 
   test('limits default to the document figures', () => {

@@ -1,11 +1,11 @@
 import { inject, test } from 'vitest';
-import { notApplicableReason } from '../clauses/applicability.js';
+import { notRunCause, type NotRunCause } from '../clauses/applicability.js';
 import { CLAUSES, isClauseId, type ClauseId } from '../clauses/catalogue.js';
 import { ReadOnlyRefusal, TransportFailure } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
+import { isSafeMethod } from '../http/methods.js';
 import { describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
 import type { RunContext } from '../run/context.js';
-import { selectionReason } from '../run/selection.js';
 import { CheckContext, workerRuntime } from './context.js';
 import { CheckNotRun, Finding, type CheckRecord } from './outcome.js';
 
@@ -32,11 +32,12 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
     const run = inject('conformance');
     const record: CheckRecord = { clause: id, title, status: 'pass' };
     ctx.task.meta.conformance = record;
-    const leftOut = reasonNotToRun(id, run, options);
+    const leftOut = causeNotToRun(id, run, options);
     if (leftOut) {
       record.status = 'not_applicable';
-      record.reason = leftOut;
-      ctx.skip(leftOut);
+      record.reason = leftOut.reason;
+      record.cause = leftOut.kind;
+      ctx.skip(leftOut.reason);
     }
     const runtime = workerRuntime(run);
     const t = new CheckContext(run, runtime, name);
@@ -64,29 +65,29 @@ function tallyRequests(record: CheckRecord, exchanges: readonly Exchange[]): voi
   const requests: Partial<Record<AuthKind, number>> = {};
   for (const e of exchanges) requests[e.auth] = (requests[e.auth] ?? 0) + 1;
   record.requests = requests;
-  if (exchanges.some((e) => !['GET', 'HEAD', 'OPTIONS'].includes(e.request.method))) record.writes = true;
+  if (exchanges.some((e) => !isSafeMethod(e.request.method))) record.writes = true;
 }
 
-function reasonNotToRun(id: ClauseId, run: RunContext, options: CheckOptions): string | null {
-  const selected = selectionReason(id, run.selection);
-  if (selected) return selected;
-  const undeclared = notApplicableReason(id, { profile: run.profile, hasOtherAccountKey: run.keys.other !== null });
-  if (undeclared) return undeclared;
-  if (options.writes && run.readOnly) return 'read-only';
+function causeNotToRun(id: ClauseId, run: RunContext, options: CheckOptions): NotRunCause | null {
+  const cause = notRunCause(id, { profile: run.profile, hasOtherAccountKey: run.keys.other !== null, selection: run.selection, readOnly: run.readOnly }, options);
+  if (cause) return cause;
+  // A check's own condition is a fact of the target the profile leaves open.
   const applies = options.applies?.(run) ?? true;
-  return applies === true ? null : applies;
+  return applies === true ? null : { kind: 'undeclared', reason: applies };
 }
 
 async function settle(error: unknown, record: CheckRecord, run: RunContext, runtime: ReturnType<typeof workerRuntime>, t: CheckContext): Promise<void> {
   if (error instanceof CheckNotRun) {
     record.status = error.status;
     record.reason = error.reason;
+    if (error.status === 'not_applicable') record.cause = error.causeKind;
     return;
   }
   // A check not declared `writes` that tries to write anyway: left out like one that is.
   if (error instanceof ReadOnlyRefusal) {
     record.status = 'not_applicable';
     record.reason = 'read-only';
+    record.cause = 'read-only';
     return;
   }
   let finding: Finding | null = null;

@@ -1,3 +1,4 @@
+import type { NotRunKind } from '../clauses/applicability.js';
 import type { ClauseId } from '../clauses/catalogue.js';
 import type { AuthKind, Exchange } from '../http/exchange.js';
 
@@ -21,6 +22,8 @@ export interface CheckRecord {
   status: CheckStatus;
   /** One line in plain words, for anything but a pass. */
   reason?: string;
+  /** For `not_applicable`: why, as a kind (see `clauses/applicability.ts`). */
+  cause?: NotRunKind;
   evidence?: Exchange[];
   repro?: Reproduction;
   /** Requests the check sent, by credential. */
@@ -47,12 +50,16 @@ export class Finding extends Error {
   }
 }
 
-/** The check cannot be exercised (`skipped`) or does not apply (`not_applicable`). */
+/**
+ * The check cannot be exercised (`skipped`) or does not apply (`not_applicable`, with its cause:
+ * by default a fact the profile leaves undeclared).
+ */
 export class CheckNotRun extends Error {
   override readonly name = 'CheckNotRun';
   constructor(
     readonly status: 'skipped' | 'not_applicable',
     readonly reason: string,
+    readonly causeKind: NotRunKind = 'undeclared',
   ) {
     super(reason);
   }

@@ -1,10 +1,30 @@
 import type { Profile } from '../profile/profile.js';
+import { selectionReason, type Selection } from '../run/selection.js';
 import { CLAUSES, NEEDS, type ClauseId, type Need } from './catalogue.js';
 
-/** What applicability needs to know beyond the profile. */
+/**
+ * Why a clause or a check is not run: decided here once, for `check()`, the verdict, the dry run
+ * and the estimates. Completeness follows from the kind, never from the reason's wording.
+ */
+export type NotRunCause =
+  /** `--only` or `--skip` leaves it out: the run is incomplete. */
+  | { readonly kind: 'selection'; readonly reason: string }
+  /** A fact the document leaves open is not declared, or a setting (a second key) is not given. */
+  | { readonly kind: 'undeclared'; readonly reason: string }
+  /** `--read-only` leaves out what writes: the run is incomplete. */
+  | { readonly kind: 'read-only'; readonly reason: string };
+
+export type NotRunKind = NotRunCause['kind'];
+
+/** Causes that leave a run incomplete: the run's own choice, not a fact the profile left open. */
+export const INCOMPLETE_KINDS: ReadonlySet<NotRunKind> = new Set(['selection', 'read-only']);
+
+/** What applicability needs to know beyond the clause. */
 export interface ApplicabilityInput {
   readonly profile: Profile;
   readonly hasOtherAccountKey: boolean;
+  readonly selection: Selection;
+  readonly readOnly: boolean;
 }
 
 const DECLARED: Record<Need, (input: ApplicabilityInput) => boolean> = {
@@ -26,12 +46,24 @@ const DECLARED: Record<Need, (input: ApplicabilityInput) => boolean> = {
 };
 
 /** The needs of a clause that the profile or settings leave undeclared; empty means applicable. */
-export function missingNeeds(id: ClauseId, input: ApplicabilityInput): Need[] {
-  return CLAUSES[id].needs.filter((need) => !DECLARED[need](input));
+export function missingNeeds(id: ClauseId, input: Pick<ApplicabilityInput, 'profile' | 'hasOtherAccountKey'>): Need[] {
+  return CLAUSES[id].needs.filter((need) => !DECLARED[need](input as ApplicabilityInput));
 }
 
-export function notApplicableReason(id: ClauseId, input: ApplicabilityInput): string | null {
+/** A cause for a fact the profile leaves open, phrased the one way every report says it. */
+export function undeclared(what: string): NotRunCause {
+  return { kind: 'undeclared', reason: `not declared: ${what}` };
+}
+
+/**
+ * Why a check of `id` does not run, or null when it runs. A check that writes is left out by
+ * `--read-only`; a clause with no check in this version is asked with `writes: false`.
+ */
+export function notRunCause(id: ClauseId, input: ApplicabilityInput, check: { readonly writes?: boolean } = {}): NotRunCause | null {
+  const selected = selectionReason(id, input.selection);
+  if (selected) return { kind: 'selection', reason: selected };
   const missing = missingNeeds(id, input);
-  if (missing.length === 0) return null;
-  return `not declared: ${missing.map((need) => NEEDS[need]).join(', ')}`;
+  if (missing.length > 0) return undeclared(missing.map((need) => NEEDS[need]).join(', '));
+  if (check.writes && input.readOnly) return { kind: 'read-only', reason: 'read-only' };
+  return null;
 }

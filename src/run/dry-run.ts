@@ -1,8 +1,8 @@
-import { notApplicableReason } from '../clauses/applicability.js';
+import { notRunCause } from '../clauses/applicability.js';
 import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates } from './estimates.js';
-import { selectionReason, type Selection } from './selection.js';
+import type { Selection } from './selection.js';
 
 export interface DryRunInput {
   readonly profile: Profile;
@@ -34,9 +34,8 @@ export function dryRunLines(input: DryRunInput): string[] {
       `at least ${Math.max(1, Math.ceil(total.windows))} window(s), about ${Math.max(windowSeconds, total.seconds)} s`,
   ];
   const notRun = CLAUSE_IDS.flatMap((id) => {
-    const reason =
-      selectionReason(id, input.selection) ?? notApplicableReason(id, { profile: input.profile, hasOtherAccountKey: input.hasOtherAccountKey });
-    return reason ? [`  ${id}: ${reason}`] : [];
+    const cause = notRunCause(id, { ...input, readOnly: false });
+    return cause ? [`  ${id}: ${cause.reason}`] : [];
   });
   if (notRun.length > 0) lines.push('clauses that will not run:', ...notRun);
   if (input.readOnly) lines.push('--read-only: checks that write are left out, and the run will be incomplete');

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { notApplicableReason } from '../clauses/applicability.js';
+import { notRunCause } from '../clauses/applicability.js';
 import type { ClauseId } from '../clauses/catalogue.js';
 import type { AuthKind } from '../http/exchange.js';
 import type { Profile } from '../profile/profile.js';
-import { selectionReason, type Selection } from './selection.js';
+import type { Selection } from './selection.js';
 
 export const ESTIMATES_FILE = fileURLToPath(new URL('../../fixtures/request-estimates.json', import.meta.url));
 /** The property budget a remote target at the document's limits gets (run.ts propertyBudget). */
@@ -36,11 +36,7 @@ export function estimate(estimates: RequestEstimates, input: { profile: Profile;
   let checks = 0;
   let leftOut = 0;
   for (const c of estimates.checks) {
-    const out =
-      selectionReason(c.clause, input.selection) ??
-      notApplicableReason(c.clause, { profile: input.profile, hasOtherAccountKey: input.hasOtherAccountKey }) ??
-      (input.readOnly && c.writes ? 'read-only' : null);
-    if (out) {
+    if (notRunCause(c.clause, input, c)) {
       leftOut++;
       continue;
     }

@@ -1,8 +1,8 @@
-import { notApplicableReason } from '../clauses/applicability.js';
+import { INCOMPLETE_KINDS, notRunCause, type NotRunKind } from '../clauses/applicability.js';
 import { CLAUSE_IDS, CLAUSES, familyOf, type ClauseId, type Family, type Level } from '../clauses/catalogue.js';
-import type { CheckRecord, CheckStatus } from '../check/outcome.js';
+import { CHECK_STATUSES, type CheckRecord, type CheckStatus } from '../check/outcome.js';
 import type { Profile } from '../profile/profile.js';
-import { selectionReason, type Selection } from './selection.js';
+import type { Selection } from './selection.js';
 
 export type ClauseStatus = CheckStatus;
 
@@ -14,6 +14,8 @@ export interface ClauseResult {
   readonly summary: string;
   readonly status: ClauseStatus;
   readonly reason?: string;
+  /** For `not_applicable`: why, as a kind. */
+  readonly cause?: NotRunKind;
   readonly checks: readonly CheckRecord[];
 }
 
@@ -27,24 +29,20 @@ export interface ClauseContext {
   readonly readOnly: boolean;
 }
 
-/** Reasons that leave a clause out by the run's choice, not for lack of a declared fact. */
-const LEFT_OUT = /^(left out by|read-only)/;
-
 /** Every clause of the catalogue exactly once, with the status its checks earned. */
 export function clauseResults(records: readonly CheckRecord[], context: ClauseContext): ClauseResult[] {
   return CLAUSE_IDS.map((id) => {
     const checks = records.filter((r) => r.clause === id);
     const base = { id, level: CLAUSES[id].level, family: familyOf(id), section: CLAUSES[id].section, summary: CLAUSES[id].summary, checks };
     if (checks.length === 0) {
-      const reason =
-        selectionReason(id, context.selection) ??
-        notApplicableReason(id, { profile: context.profile, hasOtherAccountKey: context.hasOtherAccountKey }) ??
-        (context.readOnly ? 'read-only' : null);
-      if (reason) return { ...base, status: 'not_applicable', reason };
+      // No check ran, not even to be left out: the whole suite file was left out (read-only leaves
+      // a clause out only when its checks write).
+      const cause = notRunCause(id, context, { writes: context.readOnly });
+      if (cause) return { ...base, status: 'not_applicable', reason: cause.reason, cause: cause.kind };
       return { ...base, status: 'skipped', reason: 'no check for this clause in this version of the suite' };
     }
     const worst = checks.reduce((a, b) => (SEVERITY[b.status] > SEVERITY[a.status] ? b : a));
-    return { ...base, status: worst.status, ...(worst.reason ? { reason: worst.reason } : {}) };
+    return { ...base, status: worst.status, ...(worst.reason ? { reason: worst.reason } : {}), ...(worst.status === 'not_applicable' ? { cause: worst.cause ?? 'undeclared' } : {}) };
   });
 }
 
@@ -60,11 +58,11 @@ export interface VerdictResult {
 
 export const EXIT_CODES: Record<Verdict, 0 | 1 | 2> = { conformant: 0, 'non-conformant': 1, inconclusive: 2 };
 
-/** The verdict and completeness, exactly as profile.md defines them. */
+/** The verdict and completeness, exactly as the run interface defines them. */
 export function verdictOf(results: readonly ClauseResult[], options: { strict: boolean; requireComplete: boolean; suiteFaults?: readonly string[] }): VerdictResult {
   const failed = results.filter((r) => r.status === 'fail');
   const errors = results.filter((r) => r.status === 'error');
-  const complete = results.every((r) => r.level !== 'MUST' || r.status === 'pass' || (r.status === 'not_applicable' && !LEFT_OUT.test(r.reason ?? '')));
+  const complete = results.every((r) => r.level !== 'MUST' || r.status === 'pass' || (r.status === 'not_applicable' && !INCOMPLETE_KINDS.has(r.cause ?? 'undeclared')));
   const make = (verdict: Verdict, because: string): VerdictResult => ({ verdict, complete, exitCode: EXIT_CODES[verdict], because });
   if (failed.length > 0) return make('non-conformant', `${failed.length} clause(s) failed: ${failed.map((r) => r.id).join(', ')}`);
   const faults = [...errors.map((r) => `${r.id}: ${r.reason ?? 'error'}`), ...(options.suiteFaults ?? [])];
@@ -74,7 +72,7 @@ export function verdictOf(results: readonly ClauseResult[], options: { strict: b
 }
 
 export function countBy(results: readonly ClauseResult[]): Record<Level, Record<ClauseStatus, number>> {
-  const empty = (): Record<ClauseStatus, number> => ({ pass: 0, fail: 0, warn: 0, not_applicable: 0, skipped: 0, error: 0 });
+  const empty = () => Object.fromEntries(CHECK_STATUSES.map((status) => [status, 0])) as Record<ClauseStatus, number>;
   const counts: Record<Level, Record<ClauseStatus, number>> = { MUST: empty(), SHOULD: empty() };
   for (const r of results) counts[r.level][r.status]++;
   return counts;
