@@ -10,7 +10,7 @@ import { closeDispatcher, HttpClient } from '../src/http/client.js';
 import { walk } from '../suites/support/walk.js';
 
 // `node --import tsx bench/pagination-walk.ts`: a full walk at limit=10000 over the reference
-// seeded with 1,000,000 records (issue 3, Scale). The reference, the suite's walk and a bare undici
+// seeded with 1,000,000 records. The reference, the suite's walk and a bare undici
 // loop each run in their own process, so that each peak RSS is that loop's own.
 //
 // Prints: wall time and peak memory of the walk the suite does (HttpClient, broker hooks in

@@ -5,7 +5,7 @@ import { startReference } from '../reference/server.js';
 import { readReport, runCli } from '../test/support/cli.js';
 
 // `node --import tsx bench/real-scale.ts`: the whole suite against the reference with the
-// document's real 60-second window (issue 6, Pacing at real scale). Takes as many minutes as the
+// document's real 60-second window. Takes as many minutes as the
 // busiest key needs windows. `BENCH_WINDOW_SECONDS=1` runs the same measurement in seconds.
 //
 // Prints: total requests, requests on the busiest key and without a key, unplanned 429s, wall

@@ -63,5 +63,5 @@ async function perRequestCost(): Promise<void> {
 
 await fullRuns();
 await perRequestCost();
-// The pagination suite's walk over a million records beside a bare loop (issue 3, Scale).
+// The pagination suite's walk over a million records beside a bare loop.
 await paginationWalk();

@@ -18,7 +18,7 @@ function headerProblem(reply: FastifyReply, message: string): FastifyReply {
   return reply.code(401).send({ error: { type: 'authentication_error', message } });
 }
 
-/** Authenticates and rate-limits every request under /api/ (api-v1.md, Authentication and Limits). */
+/** Authenticates and rate-limits every request under /api/ (API document, Authentication and Limits). */
 export async function authenticate(state: ReferenceState, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
   const { limits } = state.profile;
   const header = req.headers.authorization;

@@ -16,7 +16,7 @@ export interface Behaviour {
   resetHeader(resetAtMs: number, nowMs: number): number;
   /** The Retry-After (and the wait the 429 message states) for a window ending at `resetAtMs`. */
   retryAfterSeconds(resetAtMs: number, nowMs: number): number;
-  /** The limiter bucket a key's requests count against: the key itself (api-v1.md, Limits). */
+  /** The limiter bucket a key's requests count against: the key itself (API document, Limits). */
   rateBucket(key: { readonly id: string; readonly accountId: string }): string;
   /** Seconds a revoked key keeps working (a cache, in a faulty server). */
   revokedGraceMs: number;
@@ -26,7 +26,7 @@ export interface Behaviour {
    * (a variant's order by name); the faithful order ignores it.
    */
   listOrder(total: number, itemAt: (index: number) => unknown): readonly number[] | null;
-  /** Whether the key list shows a key: only keys not deleted (api-v1.md, API keys). */
+  /** Whether the key list shows a key: only keys not deleted (API document, API keys). */
   keyListed(key: { readonly revokedAtMs: number | null }): boolean;
 }
 

@@ -140,7 +140,7 @@ export function seedAccount(seed: number, tag: string, recordCount: number): See
   faker.seed(seed);
   const id = (prefix: string, n: number) => `${prefix}_${tag}${faker.string.alphanumeric({ length: 10, casing: 'lower' })}${n}`;
   const workspaces: Workspace[] = [
-    // First sign-up creates a workspace named Main (api-v1.md, Web app sign-in).
+    // First sign-up creates a workspace named Main (API document, Web app sign-in).
     { id: id('ws', 0), name: 'Main', description: 'Created at sign-up' },
     ...Array.from({ length: 3 }, (_, n) => ({ id: id('ws', n + 1), name: faker.company.name(), description: faker.company.catchPhrase() })),
   ];

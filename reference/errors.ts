@@ -20,7 +20,7 @@ export interface ErrorDetails {
   path?: string | null;
 }
 
-/** Builds the common error envelope (api-v1.md, Errors). */
+/** Builds the common error envelope (API document, Errors). */
 export function errorBody(type: ErrorType, message: string, details: ErrorDetails = {}): ApiErrorBody {
   return { error: { type, code: details.code ?? null, message, param: details.param ?? null, path: details.path ?? null } };
 }

@@ -5,7 +5,7 @@ export interface ApiKeyRecord {
   readonly id: string;
   readonly name: string;
   readonly accountId: string;
-  /** sha256 of the whole key: the key itself is never kept (api-v1.md, Authentication 5). */
+  /** sha256 of the whole key: the key itself is never kept (API document, Authentication 5). */
   readonly hash: Buffer;
   /** The last four characters, shown as a hint: too short to count as part of the secret. */
   readonly hint: string;
@@ -29,9 +29,6 @@ export interface Account {
   readonly keys: Map<string, ApiKeyRecord>;
   readonly submissions: Submission[];
 }
-
-/** Characters after the prefix of every key the reference issues. */
-export const SECRET_LENGTH = 32;
 
 export class Store {
   readonly accounts: Account[] = [];

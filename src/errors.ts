@@ -1,6 +1,6 @@
 /**
  * A setting, profile or target fault that stops the run before it can judge anything.
- * Always reported as one line and exit status 2 (profile.md: inconclusive). Never used for a
+ * Always reported as one line and exit status 2 (run interface: inconclusive). Never used for a
  * non-conformance: those are findings with evidence (see `check/outcome.ts`).
  */
 export const CONF_ERROR_CODES = {
@@ -11,7 +11,6 @@ export const CONF_ERROR_CODES = {
   CONF_TARGET_REDIRECTED: 'the target redirects the preflight',
   CONF_KEY_REJECTED: 'the API key does not authenticate',
   CONF_REPORT_INVALID: 'a report file is not usable',
-  CONF_SECRET_LEAKED: 'a secret was found in the run output',
   CONF_SUITE_FAULT: 'the suite itself broke',
 } as const;
 

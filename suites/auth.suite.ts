@@ -8,7 +8,7 @@ import { collections, type CollectionName } from '../src/target/collections.js';
 import { adoptCreatedKey, asCreated, deleteKey, discardKey, KEY_CREATION_PATH, keyForCheck, keyName, PROBE_PATH } from './support/keys.js';
 import { fetchPage, idsOf, spread } from './support/lists.js';
 
-// AUTH: authentication and account scope (api-v1.md, Authentication).
+// AUTH: authentication and account scope (API document, Authentication).
 
 /** One request of a probe, and what it got. A 429 left after the client's retries is not judged. */
 interface Probe {
@@ -27,7 +27,7 @@ interface Endpoint {
 const ABSENT_ID = 'conformance-absent-id';
 
 /**
- * Every endpoint the document and the profile offer (api-v1.md, Operations; profile paths), with
+ * Every endpoint the document and the profile offer (API document, Operations; profile paths), with
  * a listed id for item paths. POSTs are left out under --read-only: a faulty target could act on
  * them.
  */

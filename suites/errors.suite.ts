@@ -7,7 +7,7 @@ import type { CollectionName } from '../src/target/collections.js';
 import { endpoint } from './support/lists.js';
 import { names, submit, validSubmission, type ValidSubmission } from './support/submissions.js';
 
-// ERR: errors (api-v1.md, Errors). ERR-1, ERR-2, ERR-4 and ERR-6 are judged over every exchange
+// ERR: errors (API document, Errors). ERR-1, ERR-2, ERR-4 and ERR-6 are judged over every exchange
 // of the run (suites/run-wide.suite.ts); the checks here provoke errors for them to judge, and
 // check what only a deliberate request can show: 400 versus 422, not-found bodies, unknown paths.
 

@@ -2,7 +2,7 @@ import { check } from '../src/check/check.js';
 import { snippet } from '../src/check/context.js';
 import { isErrorEnvelope } from '../src/judge/errors.js';
 
-// GEN: general rules (api-v1.md, What the service does; Versioning). The run-wide phase also
+// GEN: general rules (API document, What the service does; Versioning). The run-wide phase also
 // judges GEN-1, GEN-3 and GEN-5 over every response of the run (suites/run-wide.suite.ts).
 
 check('GEN-1', 'an unknown path under /api/v1/ answers JSON', async (t) => {
@@ -62,7 +62,7 @@ check('GEN-3', 'odd paths and query strings never yield a 5xx, and are refused i
 });
 
 /** Bodies that are not JSON, or not a JSON object (GEN-4). */
-export const MALFORMED_BODIES: readonly { label: string; raw: string }[] = [
+const MALFORMED_BODIES: readonly { label: string; raw: string }[] = [
   { label: 'not JSON', raw: 'name=conformance' },
   { label: 'truncated JSON', raw: '{"name": "conformance' },
   { label: 'a JSON array', raw: '[{"name": "conformance"}]' },

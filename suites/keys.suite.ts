@@ -1,4 +1,5 @@
 import { check } from '../src/check/check.js';
+import { sleep } from '../src/sleep.js';
 import { Finding } from '../src/check/outcome.js';
 import type { CheckContext } from '../src/check/context.js';
 import type { HttpResponse } from '../src/http/client.js';
@@ -18,7 +19,7 @@ import {
   type UsableKey,
 } from './support/keys.js';
 
-// KEY: the API key lifecycle (api-v1.md, Other resources; Details and open points; Authentication).
+// KEY: the API key lifecycle (API document, Other resources; Details and open points; Authentication).
 // Every key a check creates is deleted by the check, and by the run's cleanup when the check
 // could not (the ledger lists it). KEY-4 is judged over the whole run (suites/run-wide.suite.ts).
 // Without a key path in the profile, keys cannot be deleted: the checks of clauses that need no
@@ -104,7 +105,7 @@ check(
       gone = true;
       const next = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
       ensureRevoked(t, next, 'the very next request with the deleted key', deleted);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await sleep(1000);
       const later = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
       ensureRevoked(t, later, 'a request with the deleted key a second later', deleted);
     } finally {
@@ -147,7 +148,7 @@ check(
       const before = await lastUseUntil(t, key, (value) => typeof value === 'string');
       t.ensure(typeof before.value === 'string', () => `the key was used but its last-use time is still ${JSON.stringify(before.value)} ${LAST_USE_SETTLE_MS / 1000} s later`, before.res);
       // Last-use times may have a resolution of one second.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      await sleep(1100);
       const use = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
       t.ensure(use.status === 200, () => `using the key again answered ${use.status}`, use);
       const after = await lastUseUntil(t, key, (value) => movedOn(before.value as string, value));
@@ -164,7 +165,7 @@ async function lastUseUntil(t: CheckContext, key: CreatedKey, settled: (value: u
   const deadline = Date.now() + LAST_USE_SETTLE_MS;
   let seen = await lastUse(t, key);
   while (!settled(seen.value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
     seen = await lastUse(t, key);
   }
   return seen;

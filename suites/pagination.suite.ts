@@ -12,7 +12,7 @@ import { endpoint, type Envelope } from './support/lists.js';
 import { describePage, ensureRejected, envelope, itemsOnPage, requestOf, samePage, sendValue, signature, type PageParam } from './support/page-judge.js';
 import { walk, walkBudget, type WalkClause, type WalkResult } from './support/walk.js';
 
-// PAG: pagination (api-v1.md, Pagination envelope; Pagination parameters), on every list the
+// PAG: pagination (API document, Pagination envelope; Pagination parameters), on every list the
 // document and the profile offer. This suite runs before any suite writes (src/run/suite-order.ts):
 // api_keys and submissions change only later, so every walk here sees still collections.
 

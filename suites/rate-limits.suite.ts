@@ -1,4 +1,5 @@
 import { check } from '../src/check/check.js';
+import { sleep } from '../src/sleep.js';
 import type { CheckContext } from '../src/check/context.js';
 import { CheckNotRun } from '../src/check/outcome.js';
 import { bucketOf, type HttpResponse } from '../src/http/client.js';
@@ -8,7 +9,7 @@ import { rateHeaders } from '../src/pacing/pacer.js';
 import { provokeLimit, type BurstResult } from './support/bursts.js';
 import { asCreated, createKey, deleteKey, type UsableKey } from './support/keys.js';
 
-// RATE: limits per key and per IP address (api-v1.md, Limits). RATE-1/2/8/9 are judged over every
+// RATE: limits per key and per IP address (API document, Limits). RATE-1/2/8/9 are judged over every
 // response of the run (suites/run-wide.suite.ts); this suite provokes the limits on purpose.
 //
 // One key is created for the purpose and exhausted once, so that the main key keeps its budget;
@@ -123,9 +124,6 @@ async function recover(t: CheckContext, auth: { key: string; kind: 'created' }, 
   return { res, waitedS: retryAfter };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
 
 /** The 429 a burst provoked, or a finding that the ceiling was crossed without one. */
 function first429Of(t: CheckContext, burst: BurstResult, who: string, ceiling: number): HttpResponse {

@@ -4,7 +4,7 @@ import type { SchemaName } from '../src/schemas.js';
 import type { CollectionName } from '../src/target/collections.js';
 import { endpoint, ensureItems, fetchPage, idsOf, itemPath, retrievalBudget, spread } from './support/lists.js';
 
-// RES: resources and their fields (api-v1.md, Resources and their fields).
+// RES: resources and their fields (API document, Resources and their fields).
 
 const SHAPED: readonly { clause: 'RES-1' | 'RES-2' | 'RES-3'; collection: CollectionName; schema: SchemaName; what: string }[] = [
   { clause: 'RES-1', collection: 'workspaces', schema: 'workspace', what: 'workspace' },

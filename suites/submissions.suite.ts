@@ -8,7 +8,7 @@ import { rowData, type RowData } from './arbitraries/rowData.js';
 import { fetchPage, idsOf, type Envelope } from './support/lists.js';
 import { hasIndex, names, submissionId, submit, tagged, taxonomyIds, validSubmission, workspaceIds, type ValidSubmission } from './support/submissions.js';
 
-// SUB: submissions (api-v1.md, Submission; Operations; Details and open points). Every check
+// SUB: submissions (API document, Submission; Operations; Details and open points). Every check
 // here writes: each submission it creates is tagged with the run id in its row data (where the
 // profile says any data is accepted) and recorded in the ledger the moment it is answered 2xx.
 
@@ -97,7 +97,7 @@ interface EmptyValue {
 /**
  * Present but empty values: the document does not say how they read. An empty string or null
  * may be taken as missing (400), as an invalid value (422 naming it) or, for an id, as a
- * reference to nothing (404 not_found_error); all three refuse the submission (clauses.md, ERR-3).
+ * reference to nothing (404 not_found_error); all three refuse the submission (clause catalogue, ERR-3).
  * An empty workspace query parameter may be named in a 422 as itself or as the body's
  * workspace_id it no longer matches.
  */

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { startReference } from '../reference/server.js';
 import { runCli } from './support/cli.js';
 
-// profile.md: a wrong setting or an unreachable target is one line and exit 2, no stack trace.
+// The run interface: a wrong setting or an unreachable target is one line and exit 2, no stack trace.
 const oneLine = (text: string) => text.trim().split('\n').length === 1 && !/\n\s+at /.test(text);
 
 describe.concurrent('exit status', () => {

@@ -15,7 +15,7 @@ function spellings(secret: string, prefix: string): string[] {
     const middle = encoded.slice(shift === 0 ? 0 : 4, Math.floor((bytes.length + shift) / 3) * 4);
     out.push(middle, middle.replace(/\+/g, '-').replace(/\//g, '_'));
   }
-  // "A part of the secret": 8 consecutive characters after the prefix (clauses.md, KEY).
+  // "A part of the secret": 8 consecutive characters after the prefix (clause catalogue, KEY).
   const body = secret.startsWith(prefix) ? secret.slice(prefix.length) : secret;
   for (let i = 0; i + 8 <= body.length; i++) out.push(body.slice(i, i + 8));
   return out;

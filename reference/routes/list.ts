@@ -14,7 +14,7 @@ export function arrayCollection<T>(items: readonly T[]): Collection<T> {
   return { total: items.length, slice: (start, end) => items.slice(start, end) };
 }
 
-/** Answers a list request with the pagination envelope (api-v1.md, Pagination envelope). */
+/** Answers a list request with the pagination envelope (API document, Pagination envelope). */
 export function sendPage<T>(state: ReferenceState, req: FastifyRequest, reply: FastifyReply, collection: Collection<T>, map?: (item: T) => unknown): FastifyReply {
   const query = req.query as Record<string, unknown>;
   const page = state.behaviour.parsePageParam(query.page, 'page');

@@ -93,10 +93,6 @@ export class Broker {
     this.redactor.addWhole(value);
   }
 
-  get revealedCount(): number {
-    return this.#revealedValues.length;
-  }
-
   /** Every secret the run knows, for worker-side redaction of one-line reasons. */
   secrets(): string[] {
     return [...this.#revealedValues];

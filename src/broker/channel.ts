@@ -41,7 +41,6 @@ function operations(broker: Broker) {
     secrets: () => broker.secrets(),
     log: () => broker.log(),
     ledger: (entry: LedgerEntry) => broker.addLedgerEntry(entry),
-    ledgerEntries: () => broker.ledger.entries,
   } satisfies Record<string, Handler>;
 }
 

@@ -67,10 +67,6 @@ export class RemoteBroker implements ClientHooks {
     await this.#call('ledger', entry);
   }
 
-  async ledgerEntries(): Promise<LedgerEntry[]> {
-    return (await this.#call('ledgerEntries')) as LedgerEntry[];
-  }
-
   #call(op: BrokerOp, args?: unknown): Promise<unknown> {
     const id = `${this.#prefix}-${this.#next++}`;
     return new Promise((resolve, reject) => {

@@ -133,11 +133,7 @@ export function familyOf(id: ClauseId): Family {
   return id.slice(0, id.indexOf('-')) as Family;
 }
 
-export function clause(id: ClauseId): ClauseDefinition & { id: ClauseId; family: Family } {
-  return { id, family: familyOf(id), ...CLAUSES[id] };
-}
-
-/** Said in every report so nobody reads more into a pass than it proves (clauses.md). */
+/** Said in every report so nobody reads more into a pass than it proves (clause catalogue). */
 export const UNVERIFIABLE_STATEMENTS = [
   'Keys are stored only as a secure hash.',
   'Only account owners and admins can create or delete keys (a key acts as its account).',

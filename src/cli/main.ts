@@ -17,7 +17,7 @@ export const COMMANDS = {
   init: initCommand,
 } as const satisfies Record<string, Command>;
 
-/** `conformance`: exit 0 conformant, 1 non-conformant, 2 inconclusive (profile.md). */
+/** `conformance`: exit 0 conformant, 1 non-conformant, 2 inconclusive (the run interface). */
 async function main(argv: readonly string[]): Promise<number> {
   try {
     const [first, ...rest] = argv;

@@ -5,7 +5,7 @@ import dotenv from 'dotenv';
 import { ConformanceError } from '../errors.js';
 import { parseSelectors } from '../run/selection.js';
 
-/** A run's settings, from flags, the environment and `.env` (profile.md, "How a run is pointed at a target"). */
+/** A run's settings, from flags, the environment and `.env` (run interface, "How a run is pointed at a target"). */
 export interface Settings {
   /** null: start the embedded reference server. */
   readonly baseUrl: string | null;

@@ -4,6 +4,8 @@ import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import type { AuthKind, Exchange, TransportFailureKind } from './exchange.js';
 import { describeRequest } from './exchange.js';
 import { retryDelayMs } from './retry.js';
+import { sleep } from '../sleep.js';
+import { isSafeMethod } from './methods.js';
 
 /** What the client reports to, and waits on: the run's broker (see `broker/`). */
 export interface ClientHooks {
@@ -85,9 +87,6 @@ export class ReadOnlyRefusal extends Error {
   override readonly name = 'ReadOnlyRefusal';
 }
 
-/** Methods that change nothing on the target (RFC 9110's safe methods). */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /** The request got no complete response. The target's fault, so a failed check, never a crash. */
 export class TransportFailure extends Error {
   override readonly name = 'TransportFailure';
@@ -146,7 +145,7 @@ export class HttpClient {
 
   async send(spec: RequestSpec): Promise<HttpResponse> {
     const method = (spec.method ?? 'GET').toUpperCase();
-    if (this.#options.readOnly && (!SAFE_METHODS.has(method) || spec.expect429)) {
+    if (this.#options.readOnly && (!isSafeMethod(method) || spec.expect429)) {
       throw new ReadOnlyRefusal(`${method} ${spec.path}${spec.expect429 ? ' meant to exhaust the rate limit' : ''} is not sent with --read-only`);
     }
     let retryOf: number | undefined;
@@ -155,7 +154,7 @@ export class HttpClient {
       const unplanned = response.status === 429 && !spec.expect429;
       if (!unplanned || attempt >= UNPLANNED_429_RETRIES) return response;
       // An unplanned 429 is the environment (another client on the key), not a finding:
-      // wait what the target says, then back off exponentially (api-v1.md, Limits).
+      // wait what the target says, then back off exponentially (API document, Limits).
       retryOf = response.exchange.seq;
       await sleep(retryDelayMs(response.headers['retry-after'], attempt));
     }
@@ -362,8 +361,4 @@ function classify(error: unknown, timeoutMs: number, bytes: number, headersArriv
     return ['tls', `TLS failed (${code}: ${err.message ?? 'no detail'}); a private CA goes in NODE_EXTRA_CA_CERTS`];
   }
   return ['other', `${code || err.name || 'error'}: ${err.message ?? String(error)}`];
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -58,9 +58,3 @@ export interface Exchange {
 export function describeRequest(exchange: Pick<Exchange, 'request'>): string {
   return `[${exchange.request.method}] "${exchange.request.url}"`;
 }
-
-/** `[GET] "url": 404` or `[GET] "url": timeout after 10000 ms`. */
-export function describeExchange(exchange: Exchange): string {
-  const outcome = exchange.response ? String(exchange.response.status) : `${exchange.failure?.kind}: ${exchange.failure?.message}`;
-  return `${describeRequest(exchange)}: ${outcome}`;
-}

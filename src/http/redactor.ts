@@ -1,11 +1,11 @@
 /**
  * Redaction by value, not by field name: every known secret is replaced wherever it appears,
  * raw, URL-encoded or base64-encoded, and so is any run of 8 or more consecutive characters of
- * a secret's part after the key prefix (clauses.md calls such a run "a part of the secret").
+ * a secret's part after the key prefix (the clause catalogue calls such a run "a part of the secret").
  */
 export const REDACTED = '[REDACTED]';
 
-/** Shortest run of a secret that counts as a part of it (clauses.md, KEY). */
+/** Shortest run of a secret that counts as a part of it (clause catalogue, KEY). */
 export const SECRET_PART_LENGTH = 8;
 
 interface KnownSecret {

@@ -3,7 +3,7 @@ const MAX_RETRY_AFTER_S = 120;
 
 /**
  * How long to wait before retrying an unplanned 429: the target's Retry-After when it is a
- * plausible number of seconds, else exponential back-off from one second (api-v1.md, Limits).
+ * plausible number of seconds, else exponential back-off from one second (API document, Limits).
  */
 export function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
   const seconds = Number(retryAfter);

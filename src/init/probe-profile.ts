@@ -18,7 +18,7 @@ export type Facts = Record<string, Fact>;
 const probed = (value: unknown, why: string): Fact => ({ value, how: 'probed', why });
 const guessed = (value: unknown, why: string): Fact => ({ value, how: 'guessed', why });
 
-/** Resources with a list the document shows and a retrieval it leaves open (api-v1.md, Operations). */
+/** Resources with a list the document shows and a retrieval it leaves open (API document, Operations). */
 const RETRIEVALS = [
   ['workspace', '/api/v1/workspaces'],
   ['governanceModel', '/api/v1/governance_models'],

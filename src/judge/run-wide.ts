@@ -50,7 +50,7 @@ const isJsonObject = (text: string): boolean => {
   }
 };
 
-/** Clauses judged over every exchange of the run, after the suites (issue: run-wide checks). */
+/** Clauses judged over every exchange of the run, after the suites. */
 export const RUN_WIDE_JUDGES = {
   'GEN-1': (log) =>
     answered(log)

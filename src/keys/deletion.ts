@@ -5,7 +5,7 @@ import { fillPath, type Profile } from '../profile/profile.js';
 import { identifySecret } from './identify.js';
 import { secretCandidates } from './secret.js';
 
-/** Where the document puts key creation, whatever the profile says (profile.md). */
+/** Where the document puts key creation, whatever the profile says (the run interface). */
 export const KEY_CREATION_PATH = '/api/v1/api_keys';
 
 /** A request any key of the account may make: the document's first list. */

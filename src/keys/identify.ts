@@ -1,5 +1,5 @@
 import type { HttpResponse } from '../http/client.js';
-import { sleep } from '../http/client.js';
+import { sleep } from '../sleep.js';
 
 /** What using a new key showed: which value is the key, its first answer, and the one that authenticated. */
 export interface FirstUse {

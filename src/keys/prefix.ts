@@ -1,5 +1,5 @@
 /**
- * The fixed start of every key (api-v1.md, Authentication 2: `<KEY_PREFIX><SECRET>`), inferred
+ * The fixed start of every key (API document, Authentication 2: `<KEY_PREFIX><SECRET>`), inferred
  * from the configured keys where the profile does not declare it. Used where a wrong guess costs
  * nothing: the "part of a secret" windows start after it (so the prefix every key shares is never
  * a leak), and AUTH-2 strips it to make a token without the prefix. Never for AUTH-5, which

@@ -7,6 +7,9 @@
  * that is not a Unix time within one window, the pacer falls back to counting its own requests
  * in a sliding window of the profile's size.
  */
+
+import { sleep } from '../sleep.js';
+
 export interface PacerOptions {
   /** Per-key ceiling per window, from the profile. */
   readonly perKey: number;
@@ -62,7 +65,7 @@ export class Pacer {
   constructor(options: PacerOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#sleep = options.sleep ?? sleep;
   }
 
   /** Resolves when one more request of the bucket fits its budget; counts it as in flight. */

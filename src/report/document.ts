@@ -10,7 +10,7 @@ import type { Comparison } from './baseline.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The machine-readable result, `conformance.json` (profile.md). */
+/** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {
   /** Names the format, so that `diff` and `rerun` refuse a file that is not a report. */
   format: typeof REPORT_FORMAT;

@@ -16,7 +16,7 @@ import { alteredOwnWords } from '../report/own-words.js';
 import { baselineExitCode, compareReports, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
 import { cleanupCreated } from './cleanup.js';
-import { onInterrupt, type Interrupt } from './interrupt.js';
+import { INTERRUPTED_EXIT, onInterrupt, type Interrupt } from './interrupt.js';
 import type { RunContext } from './context.js';
 import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
@@ -29,14 +29,14 @@ import { clauseResults, verdictOf } from './verdict.js';
 import { CLAUSE_IDS, familyOf } from '../clauses/catalogue.js';
 import { selectionReason, type Selection } from './selection.js';
 
-/** Runs the whole suite once and returns the exit status (profile.md, Verdict and exit status). */
+/** Runs the whole suite once and returns the exit status (run interface, Verdict and exit status). */
 export async function run(settings: Settings, io: Output = consoleOutput): Promise<number> {
   const startedAt = new Date();
   const embedded = settings.baseUrl === null;
   let target: Target | null = null;
   let served: RunningBroker | null = null;
   // Keys the run created are deleted whatever happens: checks failing, the target misbehaving,
-  // the suite breaking, Ctrl-C (issue 5). Set once there is something to clean up with.
+  // the suite breaking, Ctrl-C. Set once there is something to clean up with.
   let cleanup: (() => Promise<unknown>) | null = null;
   let interrupt: Interrupt | null = null;
   try {
@@ -134,7 +134,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       const leakedOnStop = scrubReports(settings.reportDir, broker.redactor);
       if (leakedOnStop.length > 0 || guarded.leaks > 0) io.err(`SECRET LEAK: a secret was found and scrubbed in ${[...leakedOnStop, ...(guarded.leaks > 0 ? ['the console output'] : [])].join(', ')}`);
       io.err('interrupted: no verdict');
-      return 130;
+      return INTERRUPTED_EXIT;
     }
 
     const results = clauseResults(collector.records, {

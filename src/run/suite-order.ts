@@ -8,11 +8,18 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 export const SUITE_ORDER = ['general', 'resources', 'pagination', 'errors', 'auth', 'submissions', 'keys', 'rate-limits', 'run-wide'] as const;
 
+/** A suite file's registry name: `suites/keys.suite.ts` is `keys`. */
+export function suiteName(file: string): string {
+  return basename(file).replace(/\.suite\.ts$/, '');
+}
+
 export class SuiteOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // An unlisted file (test/suites-registered.test.ts fails on one) still runs before run-wide,
+    // whose judges must see every other check's requests.
     const rank = (spec: TestSpecification) => {
-      const index = (SUITE_ORDER as readonly string[]).indexOf(basename(spec.moduleId).replace(/\.suite\.ts$/, ''));
-      return index === -1 ? SUITE_ORDER.length - 1 : index;
+      const index = (SUITE_ORDER as readonly string[]).indexOf(suiteName(spec.moduleId));
+      return index === -1 ? SUITE_ORDER.length - 1.5 : index;
     };
     return [...files].sort((a, b) => rank(a) - rank(b));
   }

@@ -4,7 +4,7 @@ import { nonInteger } from './nonInteger.js';
 import type { QueryValue, Spelling } from './queryValue.js';
 import { unusualInteger } from './unusualInteger.js';
 
-/** api-v1.md, Pagination parameters: limit 1 to 10000 inclusive, default 100. */
+/** API document, Pagination parameters: limit 1 to 10000 inclusive, default 100. */
 export const LIMIT_MIN = 1n;
 export const LIMIT_DEFAULT = 100n;
 export const LIMIT_MAX = 10_000n;

@@ -11,7 +11,7 @@ export interface PageParamConstraints {
 }
 
 /**
- * Raw values of `page` (api-v1.md, Pagination parameters: 1-indexed, default 1), near 1 and the
+ * Raw values of `page` (API document, Pagination parameters: 1-indexed, default 1), near 1 and the
  * last page. Canonical values stop at the last page: a page past the end may be answered two
  * ways (PAG-9) and is judged there, not as a bound.
  */

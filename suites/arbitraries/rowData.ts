@@ -25,7 +25,7 @@ import fc from 'fast-check';
 // Basic Multilingual Plane, combining marks, right-to-left text, deep nesting, empty containers,
 // long strings. Every value is plain JSON: no undefined, NaN or Infinity.
 
-/** A JSON object, as a row's `data` member is (api-v1.md, Submission). */
+/** A JSON object, as a row's `data` member is (API document, Submission). */
 export type RowData = { [key: string]: Json };
 export type Json = null | boolean | number | string | Json[] | RowData;
 

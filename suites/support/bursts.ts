@@ -1,5 +1,7 @@
 import type { HttpResponse } from '../../src/http/client.js';
+import { RESET_SKEW_SECONDS } from '../../src/judge/run-wide.js';
 import { rateHeaders } from '../../src/pacing/pacer.js';
+import { sleep as defaultSleep } from '../../src/sleep.js';
 
 /**
  * Crossing a rate limit on purpose, soundly for fixed and sliding windows alike.
@@ -51,7 +53,7 @@ export function stepOf(res: HttpResponse, sentAt: number, doneAt: number, window
 const SLOW_RETRIES = 2;
 
 /** Clock difference tolerated between the suite and the target when reading a Reset. */
-const PLAUSIBLE_SKEW_MS = 5000;
+const PLAUSIBLE_SKEW_MS = RESET_SKEW_SECONDS * 1000;
 
 /** Most requests one burst sends: enough to fill a whole window even when a boundary falls inside. */
 export function burstCap(ceiling: number): number {
@@ -145,7 +147,7 @@ export interface BurstOptions {
 /** Sends bursts until the judgement is clear: at most two, the second aligned to a boundary. */
 export async function provokeLimit(options: BurstOptions): Promise<BurstResult> {
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? defaultSleep;
   const responses: HttpResponse[] = [];
   let aligned = false;
   let slowRetries = 0;

@@ -2,7 +2,7 @@ import type { HttpResponse } from '../../src/http/client.js';
 import type { Exchange } from '../../src/http/exchange.js';
 import { schemaErrors } from '../../src/schemas.js';
 
-/** The clauses a walk judges (api-v1.md, Pagination envelope and parameters). */
+/** The clauses a walk judges (API document, Pagination envelope and parameters). */
 export type WalkClause = 'PAG-1' | 'PAG-6' | 'PAG-7' | 'PAG-8';
 
 export interface WalkProblem {

@@ -1,0 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * One temporary folder for the whole `npm test`: every test, and every CLI run and server it
+ * starts, makes its scratch folders inside it (os.tmpdir() reads TMPDIR), and it is removed at
+ * the end, so that a run of the tests leaves nothing behind. KEEP_TEST_TMP=1 keeps it, to read the
+ * reports a failed test names.
+ */
+export default function setup(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-tests-'));
+  process.env.TMPDIR = dir;
+  return () => {
+    if (process.env.KEEP_TEST_TMP) process.stdout.write(`test scratch kept in ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
+  };
+}
