@@ -19,7 +19,8 @@ export type SchemaName =
   | 'envelope'
   | 'error'
   | 'error-429'
-  | 'conformance-report';
+  | 'conformance-report'
+  | 'manifest';
 
 const compiled = new Map<SchemaName, ValidateFunction>();
 

@@ -39,6 +39,16 @@ export interface ConformanceDocument {
   suiteFaults: string[];
   /** Present when the run was given `--baseline`. */
   baseline?: Comparison;
+  /** The manifest written beside the report, and whether (and by which key) it is signed. */
+  integrity?: Integrity;
+}
+
+/** What `report.html` and `conformance.json` say of the manifest the run writes beside them. */
+export interface Integrity {
+  readonly manifest: string;
+  readonly signed: boolean;
+  /** `sha256:<hex>` of the signing key's public half (signing-key.ts); null when unsigned. */
+  readonly publicKeyFingerprint: string | null;
 }
 
 export const REPORT_FORMAT = 'api-v1-conformance-report';
@@ -62,6 +72,7 @@ export interface DocumentInput {
   readonly preflightNotes: readonly string[];
   readonly suiteFaults: readonly string[];
   readonly baseline?: Comparison;
+  readonly integrity?: Integrity;
 }
 
 export function buildDocument(input: DocumentInput): ConformanceDocument {
@@ -97,6 +108,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     },
     suiteFaults: [...input.suiteFaults],
     ...(input.baseline ? { baseline: input.baseline } : {}),
+    ...(input.integrity ? { integrity: input.integrity } : {}),
   };
 }
 
