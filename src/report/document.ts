@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOGUE_VERSION, UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
 import type { LedgerEntry } from '../broker/ledger.js';
@@ -161,9 +162,20 @@ function suiteVersion(): string {
   return (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string }).version;
 }
 
+/**
+ * The commit the suite runs from: git's, asked only when the package folder is itself the top of
+ * a clone (an installed package inside someone else's repository must not report that
+ * repository's commit), else build-info.json, which prepack writes into a packed copy.
+ */
 function gitCommit(): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    if (resolve(git('rev-parse', '--show-toplevel')) === resolve(ROOT)) return git('rev-parse', 'HEAD');
+  } catch {
+    // No git, or no clone: an installed package.
+  }
+  try {
+    return (JSON.parse(readFileSync(`${ROOT}build-info.json`, 'utf8')) as { commit: string | null }).commit;
   } catch {
     return null;
   }

@@ -1,0 +1,11 @@
+/**
+ * The report formats as types, for whoever reads the files a run writes (`api-v1-conformance/report`):
+ * `conformance.json`, `manifest.json`. Their JSON Schemas are `api-v1-conformance/schemas/*.json`.
+ */
+export type { ConformanceDocument, Integrity } from './document.js';
+export type { ClauseChange, Comparison } from './baseline.js';
+export type { ClauseResult, ClauseStatus, Verdict } from '../run/verdict.js';
+export type { CheckRecord, CheckStatus, Reproduction } from '../check/outcome.js';
+export type { Exchange } from '../http/exchange.js';
+export type { ClauseId, Family, Level } from '../clauses/catalogue.js';
+export type { Manifest, ManifestEvidence, ManifestFile, ManifestSignature } from '../integrity/manifest.js';
