@@ -26,6 +26,8 @@ export const {
   loadPublicKey,
   fingerprintOf,
   canonicalJson,
+  readFleetFile,
+  buildFleetReport,
   startReference,
   ConformanceReporter,
   ProgressReporter,

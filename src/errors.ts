@@ -13,6 +13,7 @@ export const CONF_ERROR_CODES = {
   CONF_REPORT_INVALID: 'a report file is not usable',
   CONF_MANIFEST_INVALID: 'a report folder has no usable manifest.json',
   CONF_SIGN_KEY_INVALID: 'the signing or public key cannot be used',
+  CONF_FLEET_INVALID: 'the fleet file or a deployment in it is not usable',
   CONF_SECRET_LEAKED: 'a secret was found in the run output',
   CONF_SUITE_FAULT: 'the suite itself broke',
 } as const;

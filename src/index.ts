@@ -12,6 +12,8 @@ export { schemaErrors, type SchemaName } from './schemas.js';
 export { verifyFolder, verified, type Verification, type SignatureState } from './integrity/verify.js';
 export { loadSigningKey, loadPublicKey, fingerprintOf, type SigningKey } from './integrity/signing-key.js';
 export { canonicalJson } from './integrity/canonical-json.js';
+export { readFleetFile, type Fleet, type Deployment } from './fleet/fleet-file.js';
+export { buildFleetReport } from './fleet/fleet-report.js';
 export { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.js';
 export { ConformanceReporter } from '../reporters/conformance.js';
 export { ProgressReporter } from '../reporters/progress.js';

@@ -20,7 +20,8 @@ export type SchemaName =
   | 'error'
   | 'error-429'
   | 'conformance-report'
-  | 'manifest';
+  | 'manifest'
+  | 'fleet';
 
 const compiled = new Map<SchemaName, ValidateFunction>();
 

@@ -43,7 +43,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 describe('the npm package', () => {
   test('npm pack ships the sources a run loads, the types and the build info, and no tests or mutants', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const file of ['bin/conformance.mjs', 'index.mjs', 'src/cli/main.ts', 'suites/general.suite.ts', 'reference/server.ts', 'profiles/reference.json', 'fixtures/request-estimates.json', 'build-info.json', 'dist/types/src/index.d.ts', 'dist/types/src/report/types.d.ts']) {
+    for (const file of ['bin/conformance.mjs', 'index.mjs', 'src/cli/main.ts', 'suites/general.suite.ts', 'reference/server.ts', 'profiles/reference.json', 'schemas/fleet.schema.json', 'fixtures/request-estimates.json', 'build-info.json', 'dist/types/src/index.d.ts', 'dist/types/src/report/types.d.ts']) {
       expect(paths, file).toContain(file);
     }
     expect(paths.filter((p) => p.startsWith('test/') || p.startsWith('mutants/') || p.startsWith('bench/'))).toEqual([]);

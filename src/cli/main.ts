@@ -16,6 +16,7 @@ export const COMMANDS = {
   rerun: lazy(async () => (await import('./commands/rerun.js')).rerunCommand),
   init: lazy(async () => (await import('./commands/init.js')).initCommand),
   verify: lazy(async () => (await import('./commands/verify.js')).verifyCommand),
+  fleet: lazy(async () => (await import('./commands/fleet.js')).fleetCommand),
 } as const satisfies Record<string, Command>;
 
 /** `conformance`: exit 0 conformant, 1 non-conformant, 2 inconclusive (profile.md). */

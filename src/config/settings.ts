@@ -64,7 +64,7 @@ export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile F
 Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY,
 CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
 Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup,
-verify DIR [--public-key FILE].`;
+verify DIR [--public-key FILE], fleet FLEET.json, fleet --merge DIR....`;
 
 export class HelpRequested extends Error {}
 
@@ -116,7 +116,7 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
 }
 
 /** A signing key is named by a file, or given whole in the environment; never as a flag's value. */
-function signKeySource(flag: string | null, env: NodeJS.ProcessEnv, cwd: string): SigningKeySource | null {
+export function signKeySource(flag: string | null, env: NodeJS.ProcessEnv, cwd: string): SigningKeySource | null {
   const file = flag ?? blankToNull(env.CONFORMANCE_SIGN_KEY_FILE);
   const pem = blankToNull(env.CONFORMANCE_SIGN_KEY);
   if (file !== null && pem !== null) throw new ConformanceError('CONF_SETTING_INVALID', 'give the signing key once: CONFORMANCE_SIGN_KEY or a file (--sign-key, CONFORMANCE_SIGN_KEY_FILE), not both');
