@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readSettings, signKeySource } from '../../config/settings.js';
@@ -114,6 +114,10 @@ function merge(dirs: readonly string[], out: string, publicKey: ReturnType<typeo
 }
 
 function closing(report: FleetReport, written: readonly string[], io: Output): void {
+  // On a CI page the fleet's table stands in for the runs' own summaries.
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  const markdown = written.find((f) => f.endsWith('fleet.md'));
+  if (stepSummary && markdown) appendFileSync(stepSummary, readFileSync(markdown, 'utf8'));
   for (const d of report.deployments) io.out(`  ${d.name.padEnd(24)} ${d.verdict}${d.problem ? `: ${d.problem}` : ''}`);
   const disagreeing = report.clauses.filter((c) => c.disagree);
   if (disagreeing.length > 0) {
