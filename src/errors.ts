@@ -11,6 +11,9 @@ export const CONF_ERROR_CODES = {
   CONF_TARGET_REDIRECTED: 'the target redirects the preflight',
   CONF_KEY_REJECTED: 'the API key does not authenticate',
   CONF_REPORT_INVALID: 'a report file is not usable',
+  CONF_MANIFEST_INVALID: 'a report folder has no usable manifest.json',
+  CONF_SIGN_KEY_INVALID: 'the signing or public key cannot be used',
+  CONF_FLEET_INVALID: 'the fleet file or a deployment in it is not usable',
   CONF_SUITE_FAULT: 'the suite itself broke',
 } as const;
 

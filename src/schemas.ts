@@ -19,7 +19,9 @@ export type SchemaName =
   | 'envelope'
   | 'error'
   | 'error-429'
-  | 'conformance-report';
+  | 'conformance-report'
+  | 'manifest'
+  | 'fleet';
 
 const compiled = new Map<SchemaName, ValidateFunction>();
 

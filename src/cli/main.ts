@@ -2,19 +2,21 @@ import { HelpRequested, USAGE } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { consoleOutput } from '../run/output.js';
 import type { Command } from './command.js';
-import { cleanupCommand } from './commands/cleanup.js';
-import { diffCommand } from './commands/diff.js';
-import { initCommand } from './commands/init.js';
-import { rerunCommand } from './commands/rerun.js';
-import { runCommand } from './commands/run.js';
+
+/** A command loaded when it is called: `verify` and `diff` need not load vitest and the reference. */
+function lazy(load: () => Promise<Command>): Command {
+  return async (args, io) => (await load())(args, io);
+}
 
 /** Every command by name; `run` is the default when the first argument is a flag or absent. */
 export const COMMANDS = {
-  run: runCommand,
-  cleanup: cleanupCommand,
-  diff: diffCommand,
-  rerun: rerunCommand,
-  init: initCommand,
+  run: lazy(async () => (await import('./commands/run.js')).runCommand),
+  cleanup: lazy(async () => (await import('./commands/cleanup.js')).cleanupCommand),
+  diff: lazy(async () => (await import('./commands/diff.js')).diffCommand),
+  rerun: lazy(async () => (await import('./commands/rerun.js')).rerunCommand),
+  init: lazy(async () => (await import('./commands/init.js')).initCommand),
+  verify: lazy(async () => (await import('./commands/verify.js')).verifyCommand),
+  fleet: lazy(async () => (await import('./commands/fleet.js')).fleetCommand),
 } as const satisfies Record<string, Command>;
 
 /** `conformance`: exit 0 conformant, 1 non-conformant, 2 inconclusive (the run interface). */

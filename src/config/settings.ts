@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
 import { ConformanceError } from '../errors.js';
+import type { SigningKeySource } from '../integrity/signing-key.js';
 import { parseSelectors } from '../run/selection.js';
 
 /** A run's settings, from flags, the environment and `.env` (run interface, "How a run is pointed at a target"). */
@@ -35,6 +36,8 @@ export interface Settings {
   readonly argv: readonly string[];
   /** A previous conformance.json: exit status and summary then speak of regressions. */
   readonly baselineFile: string | null;
+  /** The Ed25519 key that signs `manifest.json`: a file (`--sign-key`, `CONFORMANCE_SIGN_KEY_FILE`) or the PEM in `CONFORMANCE_SIGN_KEY`; null: unsigned. */
+  readonly signKey: SigningKeySource | null;
 }
 
 const FLAGS = {
@@ -53,14 +56,18 @@ const FLAGS = {
   'property-runs': { type: 'string' },
   timeout: { type: 'string' },
   baseline: { type: 'string' },
+  'sign-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile FILE] [--report-dir DIR]
   [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
   [--read-only] [--leave-keys] [--dry-run] [--seed N] [--property-runs N] [--timeout MS] [--baseline FILE]
-Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY.
-Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup.`;
+  [--sign-key FILE]
+Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY,
+CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
+Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup,
+verify DIR [--public-key FILE], fleet FLEET.json, fleet --merge DIR....`;
 
 export class HelpRequested extends Error {}
 
@@ -108,7 +115,17 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ledgerFile: resolve(reportDir, 'ledger.jsonl'),
     argv: [...argv],
     baselineFile: values.baseline ? resolve(cwd, values.baseline) : null,
+    signKey: signKeySource(values['sign-key'] ?? null, merged, cwd),
   };
+}
+
+/** A signing key is named by a file, or given whole in the environment; never as a flag's value. */
+export function signKeySource(flag: string | null, env: NodeJS.ProcessEnv, cwd: string): SigningKeySource | null {
+  const file = flag ?? blankToNull(env.CONFORMANCE_SIGN_KEY_FILE);
+  const pem = blankToNull(env.CONFORMANCE_SIGN_KEY);
+  if (file !== null && pem !== null) throw new ConformanceError('CONF_SETTING_INVALID', 'give the signing key once: CONFORMANCE_SIGN_KEY or a file (--sign-key, CONFORMANCE_SIGN_KEY_FILE), not both');
+  if (file !== null) return { file: resolve(cwd, file) };
+  return pem === null ? null : { pem, from: 'CONFORMANCE_SIGN_KEY' };
 }
 
 function blankToNull(value: string | undefined): string | null {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOGUE_VERSION, UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
 import type { LedgerEntry } from '../broker/ledger.js';
@@ -39,6 +40,16 @@ export interface ConformanceDocument {
   suiteFaults: string[];
   /** Present when the run was given `--baseline`. */
   baseline?: Comparison;
+  /** The manifest written beside the report, and whether (and by which key) it is signed. */
+  integrity?: Integrity;
+}
+
+/** What `report.html` and `conformance.json` say of the manifest the run writes beside them. */
+export interface Integrity {
+  readonly manifest: string;
+  readonly signed: boolean;
+  /** `sha256:<hex>` of the signing key's public half (signing-key.ts); null when unsigned. */
+  readonly publicKeyFingerprint: string | null;
 }
 
 export const REPORT_FORMAT = 'api-v1-conformance-report';
@@ -62,6 +73,7 @@ export interface DocumentInput {
   readonly preflightNotes: readonly string[];
   readonly suiteFaults: readonly string[];
   readonly baseline?: Comparison;
+  readonly integrity?: Integrity;
 }
 
 export function buildDocument(input: DocumentInput): ConformanceDocument {
@@ -97,6 +109,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     },
     suiteFaults: [...input.suiteFaults],
     ...(input.baseline ? { baseline: input.baseline } : {}),
+    ...(input.integrity ? { integrity: input.integrity } : {}),
   };
 }
 
@@ -149,9 +162,20 @@ function suiteVersion(): string {
   return (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string }).version;
 }
 
+/**
+ * The commit the suite runs from: git's, asked only when the package folder is itself the top of
+ * a clone (an installed package inside someone else's repository must not report that
+ * repository's commit), else build-info.json, which prepack writes into a packed copy.
+ */
 function gitCommit(): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    if (resolve(git('rev-parse', '--show-toplevel')) === resolve(ROOT)) return git('rev-parse', 'HEAD');
+  } catch {
+    // No git, or no clone: an installed package.
+  }
+  try {
+    return (JSON.parse(readFileSync(`${ROOT}build-info.json`, 'utf8')) as { commit: string | null }).commit;
   } catch {
     return null;
   }

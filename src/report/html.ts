@@ -84,9 +84,18 @@ function facts(doc: ConformanceDocument): string {
     ['Run', `${esc(doc.startedAt)} to ${esc(doc.endedAt)} (${(doc.durationMs / 1000).toFixed(1)} s), seed <code>${doc.seed}</code>, ${doc.environment.requests} requests`],
     ['Mode', esc(modeOf(settings))],
     ['Command', `<code>${esc(doc.command.join(' '))}</code>`],
+    ...(doc.integrity ? [['Integrity', integrity(doc.integrity)] as [string, string]] : []),
   ];
   return `<section id="facts"><h2>What was run</h2><table class="facts">${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${v}</td></tr>`).join('')}</table>
 <details class="profile-content"><summary>Profile content</summary><pre>${esc(JSON.stringify(doc.profile.content, null, 2))}</pre></details></section>`;
+}
+
+/** The signature state: what an owner checks with `conformance verify`. */
+function integrity(i: NonNullable<ConformanceDocument['integrity']>): string {
+  const how = `<code>conformance verify &lt;this folder&gt;${i.signed ? ' --public-key KEY.pub' : ''}</code>`;
+  return i.signed
+    ? `<span id="signature" data-signed="true">signed (Ed25519)</span>: <code>${esc(i.manifest)}</code> holds the SHA-256 of every report file and every piece of evidence; public key <code class="hash" id="key-fingerprint">${esc(i.publicKeyFingerprint ?? '')}</code>. Check with ${how}.`
+    : `<span id="signature" data-signed="false">unsigned</span>: <code>${esc(i.manifest)}</code> holds the SHA-256 of every report file and every piece of evidence, but no signature says who wrote it. Check with ${how}.`;
 }
 
 function modeOf(settings: Record<string, unknown>): string {

@@ -6,11 +6,12 @@ import type { Output } from '../run/output.js';
 /**
  * Scans every file the run wrote for a known secret, scrubs any hit in place and names the
  * files it had to scrub. A hit means a redaction was missed somewhere: the run says so loudly.
- * Walks sub-folders too: whatever lands under the report folder is the run's output.
+ * Walks sub-folders too: whatever lands under the report folder is the run's output. `only`
+ * names the entries to scan when the rest was scanned already.
  */
-export function scrubReports(dir: string, redactor: Redactor): string[] {
+export function scrubReports(dir: string, redactor: Redactor, only: readonly string[] | null = null): string[] {
   const scrubbed: string[] = [];
-  for (const name of readdirSync(dir)) {
+  for (const name of only ?? readdirSync(dir)) {
     const file = join(dir, name);
     const stat = statSync(file);
     if (stat.isDirectory()) {

@@ -32,6 +32,9 @@ export interface RunContext {
   readonly preflight: Preflight;
 }
 
+// The augmented module must be resolved where it is augmented, also when this file is compiled alone (prepack).
+import type {} from 'vitest';
+
 declare module 'vitest' {
   export interface ProvidedContext {
     conformance: RunContext;

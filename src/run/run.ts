@@ -9,9 +9,11 @@ import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { closeDispatcher, HttpClient } from '../http/client.js';
 import { isLoopback } from '../http/loopback.js';
+import { loadSigningKey } from '../integrity/signing-key.js';
+import { MANIFEST_FILE, writeManifest } from '../integrity/manifest.js';
 import { buildDocument } from '../report/document.js';
 import { guardOutput, scrubReports } from '../report/leak-scan.js';
-import { writeReports } from '../report/write.js';
+import { REPORT_FILES, writeReports } from '../report/write.js';
 import { alteredOwnWords } from '../report/own-words.js';
 import { baselineExitCode, compareReports, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
@@ -42,6 +44,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
   try {
     // Read before anything starts: an unreadable baseline is a setting error (exit 2), not a late surprise.
     const baseline = settings.baselineFile ? readReportFile(settings.baselineFile, 'baseline') : null;
+    // So is a signing key that cannot sign: the run would end with reports nobody can trust.
+    const signingKey = settings.signKey ? loadSigningKey(settings.signKey) : null;
     target = await openTarget(settings);
     const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
@@ -67,6 +71,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     broker.addConfiguredSecret(keys.main);
     broker.addConfiguredSecret(keys.other);
     for (const [, value] of settings.extraHeaders) broker.addConfiguredSecret(value);
+    for (const form of signingKey?.secretForms ?? []) broker.redactor.add(form);
     served = await serveBroker(broker);
 
     const http = new HttpClient({
@@ -161,6 +166,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       ledger: broker.ledger.entries,
       preflightNotes: checked.notes,
       suiteFaults: collector.suiteFaults,
+      integrity: { manifest: MANIFEST_FILE, signed: signingKey !== null, publicKeyFingerprint: signingKey?.fingerprint ?? null },
     };
     let document = buildDocument(documentInput);
     // A report whose own words a redaction altered carries no verdict anyone may trust.
@@ -174,12 +180,19 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     if (baseline) document.baseline = compareReports(baseline, document, settings.baselineFile!);
     const written = writeReports(document, settings.reportDir, broker.redactor, { junitFile, stepSummary: process.env.GITHUB_STEP_SUMMARY || null });
     const leaked = scrubReports(settings.reportDir, broker.redactor);
+    // Digests of the files as they stay: taken after the scan, which may have scrubbed one.
+    const manifest = writeManifest(settings.reportDir, [...Object.values(REPORT_FILES), 'junit.xml'], {
+      suite: document.suite,
+      document: readReportFile(join(settings.reportDir, REPORT_FILES.json), 'the report just written'),
+      key: signingKey,
+    });
+    leaked.push(...scrubReports(settings.reportDir, broker.redactor, [MANIFEST_FILE]));
     if (guarded.leaks > 0) leaked.push('the console output');
     if (leaked.length > 0) {
       io.err(`SECRET LEAK: a secret was found and scrubbed in ${leaked.join(', ')}; the run is inconclusive`);
       return 2;
     }
-    for (const line of verdictLines(document, [...written, junitFile])) io.out(line);
+    for (const line of verdictLines(document, [...written, junitFile, manifest])) io.out(line);
     // With a baseline, only a regression fails the gate: a known failure exits 0.
     return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline) : verdict.exitCode;
   } catch (error) {

@@ -1,3 +1,5 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest, type Reporter, type Vitest } from 'vitest/node';
@@ -49,8 +51,23 @@ export async function runSuites(options: {
       // Annotations point at the check's line in its suite file.
       includeTaskLocation: true,
     },
-    { logLevel: 'error', cacheDir: join(ROOT, 'node_modules/.vite-conformance') },
+    { logLevel: 'error', cacheDir: cacheDir() },
     { stdout: vitestOutput(io.out), stderr: vitestOutput(io.err) },
   );
   await vitest.close();
+}
+
+/**
+ * Vitest's cache (test durations): beside the package, or in the temporary folder when the
+ * package is installed where it cannot write (a global or read-only install).
+ */
+function cacheDir(): string {
+  const beside = join(ROOT, 'node_modules/.vite-conformance');
+  try {
+    mkdirSync(beside, { recursive: true });
+    accessSync(beside, constants.W_OK);
+    return beside;
+  } catch {
+    return join(tmpdir(), 'vite-conformance');
+  }
 }

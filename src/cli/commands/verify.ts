@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConformanceError } from '../../errors.js';
+import { loadPublicKey } from '../../integrity/signing-key.js';
+import { signatureLine, verified, verifyFolder } from '../../integrity/verify.js';
+import type { Command } from '../command.js';
+
+const FLAGS = { 'public-key': { type: 'string' } } as const;
+
+/**
+ * `conformance verify DIR [--public-key FILE]`: whether a report folder is the one the run wrote.
+ * Exit 0 when every file and every piece of evidence matches its digest in `manifest.json` and the
+ * signature holds (by the given key, when one is given); 1 naming each thing that changed or a
+ * signature that does not hold; 2 when the folder, the manifest or the key cannot be read.
+ */
+export const verifyCommand: Command = async (args, io) => {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: FLAGS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new ConformanceError('CONF_SETTING_INVALID', (error as Error).message.split('\n')[0]!);
+  }
+  if (parsed.positionals.length !== 1) throw new ConformanceError('CONF_SETTING_INVALID', 'usage: conformance verify DIR [--public-key FILE]');
+  const dir = resolve(parsed.positionals[0]!);
+  const publicKey = parsed.values['public-key'] ? loadPublicKey(resolve(parsed.values['public-key'])) : null;
+  const result = verifyFolder(dir, publicKey);
+  for (const line of result.changed) io.out(`  ${line}`);
+  io.out(signatureLine(result, publicKey));
+  const ok = verified(result);
+  io.out(
+    ok
+      ? `verify: ${dir}: ${result.checkedFiles} file(s) and ${result.checkedEvidence} piece(s) of evidence as the run wrote them`
+      : `verify: ${dir}: ${result.changed.length > 0 ? `${result.changed.length} change(s)` : 'the files match'}${result.signature === 'valid' || result.signature === 'unsigned' ? '' : ', the signature does not hold'}`,
+  );
+  return ok ? 0 : 1;
+};
