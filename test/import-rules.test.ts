@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { expect, test } from 'vitest';
+import { ROOT } from './support/cli.js';
+
+// The import rules of docs/architecture.md, as data: for each folder, the folders its files may not
+// import. The suites judge a target through the harness's public parts, never through the
+// reference they may be run against; the reference, mutants and variants know nothing of the suite.
+const FORBIDDEN: Record<string, readonly string[]> = {
+  src: ['suites', 'mutants', 'variants', 'test', 'scripts', 'bench'],
+  suites: ['reference', 'mutants', 'variants', 'test', 'scripts', 'bench', 'reporters', 'src/cli', 'src/report', 'src/fleet', 'src/integrity', 'src/init', 'src/config'],
+  reference: ['src/broker', 'src/check', 'src/cli', 'src/http', 'src/judge', 'src/keys', 'src/report', 'src/run', 'suites', 'mutants', 'variants', 'test', 'reporters'],
+  mutants: ['suites', 'variants', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report'],
+  variants: ['suites', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report'],
+  reporters: ['suites', 'reference', 'mutants', 'variants', 'test', 'src/run', 'src/report'],
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return sources(path);
+    return /\.(ts|mjs)$/.test(name) ? [path] : [];
+  });
+}
+
+test('no folder imports what docs/architecture.md forbids it', () => {
+  const broken: string[] = [];
+  for (const [folder, forbidden] of Object.entries(FORBIDDEN)) {
+    for (const file of sources(folder)) {
+      for (const [, target] of readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+        const resolved = relative(ROOT, normalize(join(ROOT, dirname(file), target!)));
+        const hit = forbidden.find((f) => resolved === f || resolved.startsWith(`${f}/`));
+        if (hit) broken.push(`${file} imports ${resolved} (${folder}/ may not import ${hit}/)`);
+      }
+    }
+  }
+  expect(broken).toEqual([]);
+});
