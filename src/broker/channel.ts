@@ -18,48 +18,71 @@ export interface RunningBroker {
   close(): Promise<void>;
 }
 
+/**
+ * What workers may ask of the broker: one contract for both sides of the channel, each operation
+ * named as the Broker method that serves it.
+ */
+export interface BrokerContract {
+  acquire(bucket: string, anonymous: boolean): Promise<void>;
+  reserve(bucket: string, anonymous: boolean, count: number): Promise<void>;
+  untilFresh(bucket: string, anonymous: boolean): Promise<void>;
+  /** Adds an exchange to the log; resolves to its place in it. */
+  record(exchange: Exchange, body: string): number;
+  addRevealedSecret(value: string): void;
+  addCandidateSecret(value: string): void;
+  secrets(): string[];
+  log(): readonly Exchange[];
+  addLedgerEntry(entry: LedgerEntry): void;
+}
+
+export type BrokerOp = keyof BrokerContract;
+
+/** What an operation resolves to on the worker's side of the channel. */
+export type BrokerResult<Op extends BrokerOp> = Awaited<ReturnType<BrokerContract[Op]>>;
+
 /** A call to the broker, as posted on the channel; `id` is unique across all callers. */
-export interface BrokerCall {
+export interface BrokerCall<Op extends BrokerOp = BrokerOp> {
   readonly id: string;
-  readonly op: BrokerOp;
-  readonly args: any;
+  readonly op: Op;
+  readonly args: Parameters<BrokerContract[Op]>;
 }
 
 /** The broker's answer to one call: a result, or the error's message. */
 export type BrokerReply = { readonly id: string; readonly reply: true; readonly result?: unknown; readonly error?: string };
 
-type Handler = (args: any) => Promise<unknown> | unknown;
-
-function operations(broker: Broker) {
+/** The operations the broker serves, as functions of their arguments. */
+function operations(broker: Broker): { readonly [Op in BrokerOp]: (...args: Parameters<BrokerContract[Op]>) => ReturnType<BrokerContract[Op]> } {
   return {
-    acquire: ({ bucket, anonymous }: { bucket: string; anonymous: boolean }) => broker.acquire(bucket, anonymous),
-    reserve: ({ bucket, anonymous, count }: { bucket: string; anonymous: boolean; count: number }) => broker.reserve(bucket, anonymous, count),
-    fresh: ({ bucket, anonymous }: { bucket: string; anonymous: boolean }) => broker.untilFresh(bucket, anonymous),
-    record: ({ exchange, body }: { exchange: Exchange; body: string }) => broker.record(exchange, body),
-    secret: ({ value }: { value: string }) => broker.addRevealedSecret(value),
-    candidate: ({ value }: { value: string }) => broker.addCandidateSecret(value),
+    acquire: (bucket, anonymous) => broker.acquire(bucket, anonymous),
+    reserve: (bucket, anonymous, count) => broker.reserve(bucket, anonymous, count),
+    untilFresh: (bucket, anonymous) => broker.untilFresh(bucket, anonymous),
+    record: (exchange, body) => broker.record(exchange, body),
+    addRevealedSecret: (value) => broker.addRevealedSecret(value),
+    addCandidateSecret: (value) => broker.addCandidateSecret(value),
     secrets: () => broker.secrets(),
     log: () => broker.log(),
-    ledger: (entry: LedgerEntry) => broker.addLedgerEntry(entry),
-  } satisfies Record<string, Handler>;
+    addLedgerEntry: (entry) => broker.addLedgerEntry(entry),
+  };
 }
 
-export type BrokerOp = keyof ReturnType<typeof operations>;
+function isOperation(ops: object, op: unknown): op is BrokerOp {
+  return typeof op === 'string' && Object.hasOwn(ops, op);
+}
 
 /** Serves the broker to the run's worker threads. */
 export async function serveBroker(broker: Broker): Promise<RunningBroker> {
   const name = `conformance-broker-${randomBytes(16).toString('hex')}`;
   const channel = new BroadcastChannel(name);
-  const ops: Record<string, Handler> = operations(broker);
+  const ops = operations(broker);
   channel.onmessage = async (event: unknown) => {
     const call = (event as { data: BrokerCall | BrokerReply }).data;
     // Replies (ours, echoed to every other member) and anything malformed are not calls.
     if ('reply' in call || typeof call.id !== 'string') return;
-    const handler = ops[call.op];
     let reply: BrokerReply;
     try {
-      if (!handler) throw new Error(`unknown broker operation "${String(call.op)}"`);
-      reply = { id: call.id, reply: true, result: await handler(call.args) };
+      if (!isOperation(ops, call.op) || !Array.isArray(call.args)) throw new Error(`unknown broker operation "${String(call.op)}"`);
+      const handler = ops[call.op] as (...args: readonly unknown[]) => unknown;
+      reply = { id: call.id, reply: true, result: await handler(...call.args) };
     } catch (error) {
       reply = { id: call.id, reply: true, error: error instanceof Error ? error.message : String(error) };
     }

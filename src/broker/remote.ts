@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { ClientHooks } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
-import type { BrokerAddress, BrokerCall, BrokerOp, BrokerReply } from './channel.js';
+import type { BrokerAddress, BrokerCall, BrokerContract, BrokerOp, BrokerReply, BrokerResult } from './channel.js';
 import type { LedgerEntry } from './ledger.js';
 
 /** A worker's handle on the broker in the main thread. */
@@ -29,49 +29,50 @@ export class RemoteBroker implements ClientHooks {
   }
 
   async acquire(bucket: string, anonymous: boolean): Promise<void> {
-    await this.#call('acquire', { bucket, anonymous });
+    await this.#call('acquire', bucket, anonymous);
   }
 
   /** Sets aside `count` requests of the bucket's budget, for requests sent with `pace: false`. */
   async reserve(bucket: string, anonymous: boolean, count: number): Promise<void> {
-    await this.#call('reserve', { bucket, anonymous, count });
+    await this.#call('reserve', bucket, anonymous, count);
   }
 
   /** Resolves once the bucket's window holds none of the run's requests. */
   async untilFresh(bucket: string, anonymous: boolean): Promise<void> {
-    await this.#call('fresh', { bucket, anonymous });
+    await this.#call('untilFresh', bucket, anonymous);
   }
 
   async record(exchange: Exchange, body: string): Promise<void> {
-    exchange.seq = (await this.#call('record', { exchange, body })) as number;
+    exchange.seq = await this.#call('record', exchange, body);
   }
 
-  async revealSecret(value: string): Promise<void> {
-    await this.#call('secret', { value });
+  /** A key the target revealed: redacted, and looked for in every later response (KEY-4). */
+  async addRevealedSecret(value: string): Promise<void> {
+    await this.#call('addRevealedSecret', value);
   }
 
   /** A value that may be a new key but was not seen to authenticate: redacted where it appears whole. */
-  async candidateSecret(value: string): Promise<void> {
-    await this.#call('candidate', { value });
+  async addCandidateSecret(value: string): Promise<void> {
+    await this.#call('addCandidateSecret', value);
   }
 
   async secrets(): Promise<string[]> {
-    return (await this.#call('secrets')) as string[];
+    return this.#call('secrets');
   }
 
-  async log(): Promise<Exchange[]> {
-    return (await this.#call('log')) as Exchange[];
+  async log(): Promise<readonly Exchange[]> {
+    return this.#call('log');
   }
 
-  async ledger(entry: LedgerEntry): Promise<void> {
-    await this.#call('ledger', entry);
+  async addLedgerEntry(entry: LedgerEntry): Promise<void> {
+    await this.#call('addLedgerEntry', entry);
   }
 
-  #call(op: BrokerOp, args?: unknown): Promise<unknown> {
+  #call<Op extends BrokerOp>(op: Op, ...args: Parameters<BrokerContract[Op]>): Promise<BrokerResult<Op>> {
     const id = `${this.#prefix}-${this.#next++}`;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      this.#channel.postMessage({ id, op, args } satisfies BrokerCall);
+      this.#pending.set(id, { resolve: (value) => resolve(value as BrokerResult<Op>), reject });
+      this.#channel.postMessage({ id, op, args } satisfies BrokerCall<Op>);
     });
   }
 }

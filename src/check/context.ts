@@ -117,7 +117,7 @@ export class CheckContext {
 
   /** Records a secret the target revealed, so that it is redacted and looked for everywhere. */
   async revealSecret(value: string): Promise<void> {
-    await this.runtime.broker.revealSecret(value);
+    await this.runtime.broker.addRevealedSecret(value);
   }
 
   /**

@@ -41,10 +41,10 @@ export async function createKey(t: CheckContext, purpose: string): Promise<Usabl
   if (noKeys) t.notApplicable(noKeys);
   const name = keyName(t, purpose);
   // Announced first: a run killed before the answer is recorded still lets `cleanup` find the key.
-  await t.runtime.broker.ledger({ event: 'creating', kind: 'api_key', id: UNKNOWN_ID, name, runId: t.run.runId, baseUrl: t.run.baseUrl, at: new Date().toISOString() });
+  await t.runtime.broker.addLedgerEntry({ event: 'creating', kind: 'api_key', id: UNKNOWN_ID, name, runId: t.run.runId, baseUrl: t.run.baseUrl, at: new Date().toISOString() });
   const res = await t.http.post(KEY_CREATION_PATH, { name });
   if (res.status < 200 || res.status >= 300) {
-    await t.runtime.broker.ledger({ event: 'not_created', kind: 'api_key', id: UNKNOWN_ID, name, runId: t.run.runId, baseUrl: t.run.baseUrl, at: new Date().toISOString(), note: `answered ${res.status}` });
+    await t.runtime.broker.addLedgerEntry({ event: 'not_created', kind: 'api_key', id: UNKNOWN_ID, name, runId: t.run.runId, baseUrl: t.run.baseUrl, at: new Date().toISOString(), note: `answered ${res.status}` });
   }
   const adopted = await adoptCreatedKey(t, res, name);
   t.ensure(res.status >= 200 && res.status < 300, () => `[POST] ${KEY_CREATION_PATH} with a name answered ${res.status}, expected 2xx`, res);
@@ -64,13 +64,13 @@ export async function adoptCreatedKey(t: CheckContext, res: HttpResponse, name: 
   const body = res.json as Record<string, unknown> | null | undefined;
   const member = t.profile.apiKeyFields.secret;
   const candidates = secretCandidates(body, { member, sentName: name, prefix: t.run.keyPrefix });
-  for (const candidate of candidates) await t.runtime.broker.candidateSecret(candidate);
+  for (const candidate of candidates) await t.runtime.broker.addCandidateSecret(candidate);
   const idMember = t.run.keyDeletion.idMember ?? t.profile.apiKeyFields.id;
   const rawId = idMember ? body?.[idMember] : undefined;
   const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null;
   const nameField = t.profile.apiKeyFields.name;
   const recorded = name ?? (nameField && typeof body?.[nameField] === 'string' ? (body[nameField] as string) : null);
-  await t.runtime.broker.ledger({
+  await t.runtime.broker.addLedgerEntry({
     event: 'created',
     kind: 'api_key',
     id: id ?? UNKNOWN_ID,
@@ -113,7 +113,7 @@ const recordedDeletions = new Set<string>();
 async function recordDeletion(t: CheckContext, key: CreatedKey, note?: string): Promise<void> {
   if (recordedDeletions.has(key.id!)) return;
   recordedDeletions.add(key.id!);
-  await t.runtime.broker.ledger({
+  await t.runtime.broker.addLedgerEntry({
     event: 'deleted',
     kind: 'api_key',
     id: key.id!,

@@ -69,7 +69,7 @@ export function submissionId(res: HttpResponse): string | null {
 }
 
 async function recordCreated(t: CheckContext, res: HttpResponse): Promise<void> {
-  await t.runtime.broker.ledger({
+  await t.runtime.broker.addLedgerEntry({
     event: 'created',
     kind: 'submission',
     id: submissionId(res) ?? '(unknown id)',
