@@ -2,32 +2,31 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../http/redactor.js';
 import type { ConformanceDocument } from './document.js';
-import { renderHtml } from './html.js';
-import { renderSummary } from './summary.js';
+import { REPORT_FORMATS, type ReportFormat } from './formats.js';
 
-/** The files a run writes besides JUnit (which vitest writes itself) and the ledger. */
-export const REPORT_FILES = { json: 'conformance.json', html: 'report.html', summary: 'summary.md' } as const;
+export { REPORT_FILES } from './formats.js';
 
 export interface WriteOptions {
-  /** The JUnit file, named in the summary. */
-  readonly junitFile?: string;
-  /** `$GITHUB_STEP_SUMMARY`: the summary is appended there too when set. */
+  /** `$GITHUB_STEP_SUMMARY`: the formats that say so are appended there too when set. */
   readonly stepSummary?: string | null;
 }
 
 /**
- * Writes every report of a run from its document, each rendered from the redacted document so
- * that no renderer can reintroduce a secret. Returns the paths written.
+ * Writes every rendered report of a run from its document (`formats.ts`), each from the redacted
+ * document so that no renderer can reintroduce a secret. Returns the paths written.
  */
 export function writeReports(document: ConformanceDocument, dir: string, redactor: Redactor, options: WriteOptions = {}): string[] {
   const safe = redactor.redactDeep(document);
-  const json = join(dir, REPORT_FILES.json);
-  const html = join(dir, REPORT_FILES.html);
-  const summary = join(dir, REPORT_FILES.summary);
-  writeFileSync(json, `${JSON.stringify(safe, null, 2)}\n`);
-  writeFileSync(html, redactor.redact(renderHtml(safe)));
-  const markdown = redactor.redact(renderSummary(safe, [json, html, ...(options.junitFile ? [options.junitFile] : [])]));
-  writeFileSync(summary, markdown);
-  if (options.stepSummary) appendFileSync(options.stepSummary, markdown);
-  return [json, html, summary];
+  const formats: readonly ReportFormat[] = Object.values(REPORT_FORMATS);
+  const written: string[] = [];
+  for (const format of formats) {
+    if (!format.render) continue;
+    const others = formats.filter((f) => f !== format).map((f) => join(dir, f.file));
+    const text = redactor.redact(format.render(safe, others));
+    const path = join(dir, format.file);
+    writeFileSync(path, text);
+    if (format.stepSummary && options.stepSummary) appendFileSync(options.stepSummary, text);
+    written.push(path);
+  }
+  return written;
 }

@@ -119,7 +119,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     };
     const collector = new ConformanceReporter();
     mkdirSync(settings.reportDir, { recursive: true });
-    const junitFile = join(settings.reportDir, 'junit.xml');
+    const junitFile = join(settings.reportDir, REPORT_FILES.junit);
     let running: Vitest | null = null;
     interrupt = onInterrupt(io, () => running);
     await runSuites({
@@ -178,10 +178,10 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       document = buildDocument({ ...documentInput, verdict, suiteFaults });
     }
     if (baseline) document.baseline = compareReports(baseline, document, settings.baselineFile!);
-    const written = writeReports(document, settings.reportDir, broker.redactor, { junitFile, stepSummary: process.env.GITHUB_STEP_SUMMARY || null });
+    const written = writeReports(document, settings.reportDir, broker.redactor, { stepSummary: process.env.GITHUB_STEP_SUMMARY || null });
     const leaked = scrubReports(settings.reportDir, broker.redactor);
     // Digests of the files as they stay: taken after the scan, which may have scrubbed one.
-    const manifest = writeManifest(settings.reportDir, [...Object.values(REPORT_FILES), 'junit.xml'], {
+    const manifest = writeManifest(settings.reportDir, Object.values(REPORT_FILES), {
       suite: document.suite,
       document: readReportFile(join(settings.reportDir, REPORT_FILES.json), 'the report just written'),
       key: signingKey,

@@ -1,0 +1,31 @@
+import type { ConformanceDocument } from './document.js';
+import { renderHtml } from './html.js';
+import { renderSummary } from './summary.js';
+
+/** One report a run writes beside `conformance.json`'s siblings. */
+export interface ReportFormat {
+  /** The file's name in the report folder. */
+  readonly file: string;
+  /**
+   * Renders the already redacted document; `others` are the paths of the other reports, for a
+   * format that names them. Absent where vitest's own reporter writes the file during the run.
+   */
+  readonly render?: (document: ConformanceDocument, others: readonly string[]) => string;
+  /** Also appended to `$GITHUB_STEP_SUMMARY` when it is set. */
+  readonly stepSummary?: boolean;
+}
+
+/** Every report format, in the order the run names them. Adding one is a file and a line here. */
+export const REPORT_FORMATS = {
+  json: { file: 'conformance.json', render: (document) => `${JSON.stringify(document, null, 2)}\n` },
+  html: { file: 'report.html', render: (document) => renderHtml(document) },
+  summary: { file: 'summary.md', render: (document, others) => renderSummary(document, others), stepSummary: true },
+  junit: { file: 'junit.xml' },
+} as const satisfies Record<string, ReportFormat>;
+
+export type ReportFormatName = keyof typeof REPORT_FORMATS;
+
+/** The file of each format, by name. */
+export const REPORT_FILES = Object.fromEntries(Object.entries(REPORT_FORMATS).map(([name, format]) => [name, format.file])) as {
+  readonly [Name in ReportFormatName]: (typeof REPORT_FORMATS)[Name]['file'];
+};
