@@ -101,13 +101,14 @@ async function tryConventionalDeletion(probe: DeletionProbe): Promise<KeyDeletio
   const use = await identifySecret(candidates, (key) => http.get(PROBE_PATH, { auth: { key, kind: declared ? 'created' : 'candidate' } }), { declared });
   if (use.secret) broker.addRevealedSecret(use.secret);
   if (id === null) return refuse(`the creation response has no "${idMember}" member to delete the key by`);
-  const path = fillPath(CONVENTIONAL_KEY_PATH, id);
-  const deleted = await http.delete(path);
-  if (deleted.status < 200 || deleted.status >= 300) return refuse(`[DELETE] ${CONVENTIONAL_KEY_PATH} answered ${deleted.status}`);
+  // A key path declared without its id member is tried as declared; otherwise the conventional one.
+  const template = profile.paths.apiKey ?? CONVENTIONAL_KEY_PATH;
+  const deleted = await http.delete(fillPath(template, id));
+  if (deleted.status < 200 || deleted.status >= 300) return refuse(`[DELETE] ${template} answered ${deleted.status}`);
   broker.addLedgerEntry(entry('deleted', id));
   if (use.secret) {
     const after = await http.get(PROBE_PATH, { auth: { key: use.secret, kind: 'invalid' } });
-    if (after.status !== 401) return refuse(`the key still answered ${after.status} after [DELETE] ${CONVENTIONAL_KEY_PATH} answered ${deleted.status}`);
+    if (after.status !== 401) return refuse(`the key still answered ${after.status} after [DELETE] ${template} answered ${deleted.status}`);
   }
-  return { path: CONVENTIONAL_KEY_PATH, idMember, source: 'conventional', noKeys: null, leaveKeys: false };
+  return { path: template, idMember, source: 'conventional', noKeys: null, leaveKeys: false };
 }
