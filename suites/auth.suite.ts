@@ -7,6 +7,7 @@ import { fillPath } from '../src/profile/profile.js';
 import { collections, type CollectionName } from '../src/target/collections.js';
 import { adoptCreatedKey, asCreated, deleteKey, discardKey, KEY_CREATION_PATH, keyForCheck, keyName, PROBE_PATH } from './support/keys.js';
 import { fetchPage, idsOf, spread } from './support/lists.js';
+import { submit, validSubmission } from './support/submissions.js';
 
 // AUTH: authentication and account scope (API document, Authentication).
 
@@ -300,6 +301,57 @@ check("AUTH-6", "another account's resources never appear in a key's lists", asy
   }
   if (compared === 0) t.skip('every list of both accounts is empty');
 });
+
+check(
+  'AUTH-6',
+  "a key cannot submit into another account's workspace, named in the query, the body or both",
+  async (t) => {
+    const theirs = idsOf((await listAs(t, '/api/v1/workspaces', 'other'))?.items ?? []);
+    const mine = t.run.preflight.collections.workspaces?.ids ?? [];
+    const foreign = theirs.find((id) => !mine.includes(id));
+    if (!foreign) t.skip("the other account lists no workspace of its own");
+    const valid = validSubmission(t);
+    const listPath = t.profile.paths.submissionList;
+    const filter = t.profile.submissions.listFilters?.workspace;
+    const before = listPath && filter ? await countIn(t, listPath, filter, foreign!) : { res: null, total: null };
+    const param = t.profile.submissions.workspaceQueryParam;
+    const theirBody = { ...valid.body, workspace_id: foreign };
+    // Named everywhere it can be, the workspace is the other account's: the submission is refused.
+    // Named in one place beside the key's own workspace in the other, a server may take either as
+    // the target (the document does not say): only the counts below judge those.
+    const attempts: { where: string; body: unknown; query: Record<string, string>; refused: boolean }[] = param
+      ? [
+          { where: 'in the query and the body', body: theirBody, query: { ...valid.query, [param]: foreign! }, refused: true },
+          ...(listPath && filter
+            ? [
+                { where: 'in the body only', body: theirBody, query: valid.query, refused: false },
+                { where: 'in the query only', body: valid.body, query: { ...valid.query, [param]: foreign! }, refused: false },
+              ]
+            : []),
+        ]
+      : [{ where: 'in the body', body: theirBody, query: valid.query, refused: true }];
+    for (const { where, body, query, refused } of attempts) {
+      const res = await submit(t, body, query);
+      // 404 not_found_error is the document's reading ("not reachable by the key"); 403 and 422 refuse too.
+      if (refused) t.ensure(res.status >= 400 && res.status < 500, () => `a submission naming another account's workspace ${foreign} ${where} answered ${res.status}, expected a refusal (404)`, res);
+    }
+    // Whatever was answered, nothing was written there: the other account's count for its workspace
+    // stays, and the main key lists no submission in a workspace it cannot see.
+    if (!listPath || !filter) return;
+    const after = await countIn(t, listPath, filter, foreign!);
+    t.ensure(before.total === null || after.total === null || after.total === before.total, () => `the other account's submissions in its workspace ${foreign} went from ${before.total} to ${after.total} while this run's attempts there were refused`, after.res);
+    const seen = await countIn(t, listPath, filter, foreign!, 'main');
+    t.ensure(seen.total === null || seen.total === 0, () => `${listPath}?${filter}=${foreign} shows the main key ${seen.total} submission(s) in another account's workspace`, seen.res);
+  },
+  { writes: true },
+);
+
+/** total_count of a submission list filtered to one workspace, as one account sees it; null when no page came. */
+async function countIn(t: CheckContext, listPath: string, filter: string, workspace: string, auth: 'main' | 'other' = 'other'): Promise<{ res: HttpResponse; total: number | null }> {
+  const res = await t.http.get(listPath, { auth, query: { [filter]: workspace, limit: 1 } });
+  const total = (res.json as { total_count?: unknown } | undefined)?.total_count;
+  return { res, total: res.status === 200 && typeof total === 'number' ? total : null };
+}
 
 /** A list's first page as one account sees it; null when it is no list page (other clauses judge that). */
 async function listAs(t: CheckContext, path: string, auth: 'main' | 'other'): Promise<{ res: HttpResponse; items: unknown[] } | null> {

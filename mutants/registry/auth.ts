@@ -5,6 +5,7 @@ import header401PlainText from '../header-401-plain-text.js';
 import keyDeleteAnyAccount from '../key-delete-any-account.js';
 import keyPrefixMissing from '../key-prefix-missing.js';
 import otherAccountRecordVisible from '../other-account-record-visible.js';
+import submissionIntoOtherAccount from '../submission-into-other-account.js';
 import publicGovernanceModelRetrieval from '../public-governance-model-retrieval.js';
 import tokenSchemeAccepted from '../token-scheme-accepted.js';
 import unknownKey403 from '../unknown-key-403.js';
@@ -18,6 +19,7 @@ export const AUTH_MUTANTS = {
   'forbidden-as-404': forbiddenAs404,
   'key-prefix-missing': keyPrefixMissing,
   'other-account-record-visible': otherAccountRecordVisible,
+  'submission-into-other-account': submissionIntoOtherAccount,
   'key-delete-any-account': keyDeleteAnyAccount,
   'header-401-plain-text': header401PlainText,
   'auth-error-code-set': authErrorCodeSet,

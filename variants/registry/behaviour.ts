@@ -15,6 +15,7 @@ import rateWindowFromFirstRequest from '../rate-window-from-first-request.js';
 import secondAccountLarger from '../second-account-larger.js';
 import trailingSlashServed from '../trailing-slash-served.js';
 import unknownQueryParams422 from '../unknown-query-params-422.js';
+import foreignWorkspace403 from '../foreign-workspace-403.js';
 
 /** Variants of rate limiting, key timing, empty values, methods, paths and account data. */
 export const BEHAVIOUR_VARIANTS = {
@@ -35,4 +36,5 @@ export const BEHAVIOUR_VARIANTS = {
   'trailing-slash-served': trailingSlashServed,
   'unknown-query-params-422': unknownQueryParams422,
   'second-account-larger': secondAccountLarger,
+  'foreign-workspace-403': foreignWorkspace403,
 } as const;
