@@ -1,0 +1,167 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Exchange, TransportFailureKind } from './exchange.js';
+import { describeRequest } from './exchange.js';
+import { TransportFailure } from './failures.js';
+import { DEFAULT_TIMEOUT_MS } from './layers/limits.js';
+import type { Send } from './layer.js';
+import type { Outgoing } from './request.js';
+
+/** Kept of a body in the log; complete bodies only pass through the broker's leak scan. */
+export const LOGGED_BODY_LIMIT = 64 * 1024;
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
+
+let sharedDispatcher: Dispatcher | null = null;
+
+/**
+ * One keep-alive pool per process; honours HTTP(S)_PROXY and NO_PROXY when set. The connect
+ * timeout follows the request deadline: undici does not abort a connection (a TLS handshake
+ * that never completes) on the request's signal, so without it a stalled handshake took 10 s
+ * whatever `--timeout` said.
+ */
+function dispatcher(deadlineMs: number): Dispatcher {
+  if (!sharedDispatcher) {
+    const options = { connections: 16, keepAliveTimeout: 10_000, connect: { timeout: Math.min(deadlineMs, 10_000) } };
+    const proxied = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'].some((name) => process.env[name]);
+    sharedDispatcher = proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
+  }
+  return sharedDispatcher;
+}
+
+export async function closeDispatcher(): Promise<void> {
+  const current = sharedDispatcher;
+  sharedDispatcher = null;
+  await current?.close();
+}
+
+/**
+ * The innermost layer: sends the request with undici, within its deadline and body cap, and
+ * builds its exchange. No complete response is a `TransportFailure` carrying the exchange.
+ */
+export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
+  return async (request) => {
+    const exchange = exchangeOf(request);
+    const started = performance.now();
+    const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxBytes = request.maxBytes ?? UNCAPPED;
+    let bytes = 0;
+    let headersArrived = false;
+    try {
+      const res = await undiciRequest(request.url, {
+        method: request.method as Dispatcher.HttpMethod,
+        headers: { ...request.headers },
+        body: request.body,
+        dispatcher: dispatcher(connectTimeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      headersArrived = true;
+      const chunks: Buffer[] = [];
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (bytes > maxBytes) {
+          res.body.destroy();
+          throw new BodyTooLarge(maxBytes);
+        }
+        chunks.push(chunk);
+      }
+      const headers = flattenHeaders(res.headers);
+      const text = decode(Buffer.concat(chunks), headers['content-encoding'], maxBytes).toString('utf8');
+      exchange.durationMs = Math.round(performance.now() - started);
+      const parsed = parseJson(text);
+      exchange.response = {
+        status: res.statusCode,
+        headers,
+        // A copy, not a slice: V8's slice would keep the whole (up to 40 MB) body alive in the log.
+        body: text.length > LOGGED_BODY_LIMIT ? Buffer.from(text.slice(0, LOGGED_BODY_LIMIT)).toString() : text,
+        bytes,
+        truncated: text.length > LOGGED_BODY_LIMIT,
+        json: parsed.state,
+      };
+      return { status: res.statusCode, headers, text, json: parsed.value, exchange };
+    } catch (error) {
+      exchange.durationMs = Math.round(performance.now() - started);
+      const [kind, message] = classify(error, timeoutMs, bytes, headersArrived);
+      exchange.failure = { kind, message };
+      throw new TransportFailure(kind, `${describeRequest(exchange)}: ${message}`, exchange);
+    }
+  };
+}
+
+function exchangeOf(request: Outgoing): Exchange {
+  const { spec } = request;
+  return {
+    check: request.check,
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    auth: request.auth,
+    bucket: request.bucket,
+    request: { method: request.method, url: request.url, headers: { ...request.headers }, ...(request.body !== undefined ? { body: request.body } : {}) },
+    ...(spec.expect429 ? { planned429: true } : {}),
+    ...(spec.frontEndFragile ? { frontEndFragile: true } : {}),
+    ...(spec.pace === false ? { unpaced: true } : {}),
+    ...(request.retryOf !== undefined ? { retryOf: request.retryOf } : {}),
+  };
+}
+
+class BodyTooLarge extends Error {
+  constructor(readonly cap: number) {
+    super(`response body too large: larger than ${cap} bytes (not read further)`);
+  }
+}
+
+/**
+ * The body without its content coding (gzip, deflate, br), decoded up to `maxBytes`; a body that
+ * does not decode is kept as it came, and then fails as a body that is not JSON.
+ */
+function decode(body: Buffer, coding: string | undefined, maxBytes: number): Buffer {
+  const name = coding?.trim().toLowerCase();
+  if (!name || name === 'identity' || body.length === 0) return body;
+  const options = maxBytes < UNCAPPED ? { maxOutputLength: maxBytes } : {};
+  try {
+    if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body, options);
+    if (name === 'deflate') return inflateSync(body, options);
+    if (name === 'br') return brotliDecompressSync(body, options);
+  } catch {
+    return body;
+  }
+  return body;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function parseJson(text: string): { state: 'ok' | 'invalid' | 'empty'; value: unknown } {
+  if (text.length === 0) return { state: 'empty', value: undefined };
+  try {
+    return { state: 'ok', value: JSON.parse(text) };
+  } catch {
+    return { state: 'invalid', value: undefined };
+  }
+}
+
+function classify(error: unknown, timeoutMs: number, bytes: number, headersArrived: boolean): [TransportFailureKind, string] {
+  if (error instanceof BodyTooLarge) return ['too_large', error.message];
+  const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code ?? '';
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || (code.startsWith('UND_ERR_') && code.includes('TIMEOUT'))) {
+    // Which stage stalled tells a hung server from a stalled or dripping body.
+    if (!headersArrived) return ['timeout', `timeout: no response within ${timeoutMs} ms`];
+    return ['timeout', `timeout: headers arrived but no complete body within ${timeoutMs} ms (${bytes} bytes of body arrived)`];
+  }
+  if (code === 'ECONNREFUSED') return ['refused', 'connection refused'];
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return ['dns', `host not found (${code})`];
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
+    return ['reset', `connection reset: closed before the response was complete${bytes > 0 ? ` (after ${bytes} bytes of body)` : ''}`];
+  }
+  if (code.startsWith('ERR_TLS') || code.includes('CERT') || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' || code === 'EPROTO') {
+    return ['tls', `TLS failed (${code}: ${err.message ?? 'no detail'}); a private CA goes in NODE_EXTRA_CA_CERTS`];
+  }
+  return ['other', `${code || err.name || 'error'}: ${err.message ?? String(error)}`];
+}

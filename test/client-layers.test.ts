@@ -1,0 +1,95 @@
+import { describe, expect, test } from 'vitest';
+import type { Exchange } from '../src/http/exchange.js';
+import { ReadOnlyRefusal, TransportFailure } from '../src/http/failures.js';
+import { compose, type Send } from '../src/http/layer.js';
+import { limits } from '../src/http/layers/limits.js';
+import { overlapTracking } from '../src/http/layers/overlap.js';
+import { pacing } from '../src/http/layers/pacing.js';
+import { readOnlyGuard } from '../src/http/layers/read-only.js';
+import { recording } from '../src/http/layers/recording.js';
+import { retryUnplanned429 } from '../src/http/layers/retry-429.js';
+import { prepare, type HttpResponse, type Outgoing, type RequestSpec } from '../src/http/request.js';
+
+const addressing = { baseUrl: 'http://target.test', keys: { main: 'sk_main', other: null }, extraHeaders: [] };
+const outgoing = (spec: Partial<RequestSpec> = {}): Outgoing => prepare({ path: '/api/v1/workspaces', ...spec }, addressing, 'a check');
+
+/** A transport that answers the statuses given, one per request, and keeps what it was sent. */
+function fakeTransport(statuses: number[], sent: Outgoing[] = []): Send {
+  let seq = 0;
+  return async (request) => {
+    sent.push(request);
+    const status = statuses.shift() ?? 200;
+    const exchange: Exchange = { seq: seq++, startedAt: '', durationMs: 0, auth: request.auth, bucket: request.bucket, request: { method: request.method, url: request.url, headers: {} } };
+    return { status, headers: { 'retry-after': '0' }, text: '{}', json: {}, exchange } satisfies HttpResponse;
+  };
+}
+
+describe('the client layers', () => {
+  test('compose puts the first layer outermost', async () => {
+    const order: string[] = [];
+    const named = (name: string) => (next: Send) => async (r: Outgoing) => (order.push(name), next(r));
+    await compose([named('outer'), named('inner')], fakeTransport([200]))(outgoing());
+    expect(order).toEqual(['outer', 'inner']);
+  });
+
+  test('the read-only guard refuses a write and a planned 429 before anything is sent', async () => {
+    const sent: Outgoing[] = [];
+    const send = compose([readOnlyGuard], fakeTransport([], sent));
+    await expect(send(outgoing({ method: 'POST' }))).rejects.toBeInstanceOf(ReadOnlyRefusal);
+    await expect(send(outgoing({ expect429: true }))).rejects.toBeInstanceOf(ReadOnlyRefusal);
+    await send(outgoing({ method: 'OPTIONS' }));
+    expect(sent.map((r) => r.method)).toEqual(['OPTIONS']);
+  });
+
+  test('an unplanned 429 is retried, naming the refused exchange; a planned one is answered as it is', async () => {
+    const sent: Outgoing[] = [];
+    const send = compose([retryUnplanned429({ sleep: async () => {} })], fakeTransport([429, 429, 200, 429], sent));
+    expect((await send(outgoing())).status).toBe(200);
+    expect(sent.map((r) => r.retryOf)).toEqual([undefined, 0, 1]);
+    expect((await send(outgoing({ expect429: true }))).status).toBe(429);
+  });
+
+  test('pacing waits on the request\'s bucket unless told not to', async () => {
+    const acquired: [string, boolean][] = [];
+    const send = compose([pacing(async (b, a) => void acquired.push([b, a]))], fakeTransport([]));
+    await send(outgoing());
+    await send(outgoing({ auth: 'none' }));
+    await send(outgoing({ pace: false }));
+    expect(acquired.map(([, anonymous]) => anonymous)).toEqual([false, true]);
+    expect(acquired[1]![0]).toBe('anonymous');
+  });
+
+  test('recording sees a failed exchange too, with an empty body', async () => {
+    const recorded: string[] = [];
+    const failing: Send = async (r) => {
+      throw new TransportFailure('reset', 'reset', { startedAt: '', durationMs: 0, auth: r.auth, bucket: r.bucket, request: { method: r.method, url: r.url, headers: {} } });
+    };
+    const send = compose([recording(async (e, body) => void recorded.push(`${e.request.method} ${JSON.stringify(body)}`))], failing);
+    await expect(send(outgoing())).rejects.toBeInstanceOf(TransportFailure);
+    expect(recorded).toEqual(['GET ""']);
+  });
+
+  test('two requests on the wire at once are both marked as overlapping; one alone is not', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: Send = async (r) => {
+      await gate;
+      return fakeTransport([200])(r);
+    };
+    const send = compose([overlapTracking], slow);
+    const both = [send(outgoing()), send(outgoing())];
+    release();
+    const [a, b] = await Promise.all(both);
+    expect([a!.exchange.overlapped, b!.exchange.overlapped]).toEqual([true, true]);
+    expect((await send(outgoing())).exchange.overlapped).toBeUndefined();
+  });
+
+  test('limits give every request a deadline and a body cap that grows with the page size', async () => {
+    const sent: Outgoing[] = [];
+    const send = compose([limits(1234)], fakeTransport([], sent));
+    await send(outgoing());
+    await send(outgoing({ query: { limit: 10000 } }));
+    expect(sent[0]!.timeoutMs).toBe(1234);
+    expect(sent[1]!.maxBytes!).toBeGreaterThan(sent[0]!.maxBytes!);
+  });
+});
