@@ -1,12 +1,4 @@
-import { check } from '../src/check/check.js';
-import { CheckNotRun } from '../src/check/outcome.js';
-import type { CheckContext } from '../src/check/context.js';
-import type { Credential, HttpResponse } from '../src/http/client.js';
-import { errorOf, hasValueAnywhere, isErrorEnvelope } from '../src/judge/errors.js';
-import { fillPath } from '../src/profile/profile.js';
-import { collections, type CollectionName } from '../src/target/collections.js';
-import { adoptCreatedKey, asCreated, deleteKey, discardKey, KEY_CREATION_PATH, keyForCheck, keyName, PROBE_PATH } from './support/keys.js';
-import { fetchPage, idsOf, spread } from './support/lists.js';
+import { check, type CheckContext, type Credential, type HttpResponse, errorOf, hasValueAnywhere, isErrorEnvelope, fillPath, collections, type CollectionName, KEY_CREATION_PATH, PROBE_PATH, idsOf, spread } from '../src/kit.js';
 import { submit, validSubmission } from './support/submissions.js';
 
 // AUTH: authentication and account scope (API document, Authentication).
@@ -52,7 +44,7 @@ function everyEndpoint(t: CheckContext): Endpoint[] {
       body: { workspace_id: workspace, taxonomy_id: known.taxonomies?.ids[0] ?? ABSENT_ID, rows: [{ data: {} }] },
       ...(param ? { query: { [param]: workspace } } : {}),
     });
-    out.push({ method: 'POST', path: KEY_CREATION_PATH, body: { name: keyName(t, 'unauthenticated-probe') } });
+    out.push({ method: 'POST', path: KEY_CREATION_PATH, body: { name: t.keys.name('unauthenticated-probe') } });
   }
   return out;
 }
@@ -69,7 +61,7 @@ function representativeEndpoints(t: CheckContext): Endpoint[] {
 async function send(t: CheckContext, endpoint: Endpoint, auth: Credential, label: string): Promise<Probe> {
   const res = await t.http.send({ method: endpoint.method, path: endpoint.path, auth, ...(endpoint.query ? { query: endpoint.query } : {}), ...(endpoint.body !== undefined ? { body: endpoint.body } : {}) });
   // A faulty target may create a key for a request it should have refused: take charge of it.
-  if (endpoint.method === 'POST' && endpoint.path === KEY_CREATION_PATH) await adoptCreatedKey(t, res, (endpoint.body as { name?: string }).name ?? null);
+  if (endpoint.method === 'POST' && endpoint.path === KEY_CREATION_PATH) await t.keys.adopt(res, (endpoint.body as { name?: string }).name ?? null);
   return { label, res };
 }
 
@@ -93,21 +85,16 @@ function malformedHeaders(t: CheckContext): { label: string; header: string }[] 
 
 // The probes are shared by the clauses that judge them (AUTH-1/2/7, AUTH-3/8), so that requests
 // without a key, which count against the per-IP limit of 20 a minute, are sent once per run.
-const memo = new Map<string, Promise<Probe[]>>();
-function once(name: string, make: () => Promise<Probe[]>): Promise<Probe[]> {
-  if (!memo.has(name)) memo.set(name, make());
-  return memo.get(name)!;
-}
 
 const withoutHeader = (t: CheckContext) =>
-  once('without header', async () => {
+  t.once('without header', async () => {
     const out: Probe[] = [];
     for (const endpoint of everyEndpoint(t)) out.push(await send(t, endpoint, 'none', `[${endpoint.method}] ${endpoint.path} without an Authorization header`));
     return out;
   });
 
 const withMalformedHeader = (t: CheckContext) =>
-  once('malformed header', async () => {
+  t.once('malformed header', async () => {
     const out: Probe[] = [];
     for (const endpoint of representativeEndpoints(t)) {
       for (const { label, header } of malformedHeaders(t)) out.push(await send(t, endpoint, { header }, `[${endpoint.method}] ${endpoint.path} with ${label}`));
@@ -130,23 +117,19 @@ export function oneCharacterChanged(key: string, prefix: string | null): string 
 }
 
 const withUnknownKey = (t: CheckContext) =>
-  once('unknown key', async () => {
+  t.once('unknown key', async () => {
     const key = oneCharacterChanged(t.run.keys.main, t.run.keyPrefix);
     return [await send(t, { method: 'GET', path: PROBE_PATH }, { key, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a real key that has one secret character changed`)];
   });
 
 /** A key created, seen to work, deleted, then used: empty when keys cannot be created or deleted here. */
 const withRevokedKey = (t: CheckContext) =>
-  once('revoked key', async () => {
+  t.once('revoked key', async () => {
     if (t.run.readOnly || !t.profile.paths.apiKey || !t.profile.apiKeyFields.id) return [];
-    let key;
-    try {
-      key = await keyForCheck(t, 'revoked-probe');
-    } catch (error) {
-      if (error instanceof CheckNotRun) return [];
-      throw error;
-    }
-    const deleted = await deleteKey(t, key);
+    const created = await t.attempt(() => t.keys.forCheck('revoked-probe'));
+    if (created.outcome !== 'done') return [];
+    const key = created.value;
+    const deleted = await t.keys.delete(key);
     // Not deleted: KEY-5 judges deletion; the run's cleanup deletes the key from the ledger.
     if (deleted.status < 200 || deleted.status >= 300) return [];
     return [await send(t, { method: 'GET', path: PROBE_PATH }, { key: key.secret, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a key just deleted`)];
@@ -239,13 +222,13 @@ check(
   'every key the API reveals starts with the key prefix',
   async (t) => {
     const prefix = t.profile.keyPrefix!;
-    const key = await keyForCheck(t, 'prefix');
+    const key = await t.keys.forCheck('prefix');
     try {
       t.ensure(key.secret.startsWith(prefix), () => `a created key does not start with the prefix "${prefix}"`, key.response);
-      const others = (await t.runtime.broker.secrets()).filter((s) => !s.startsWith(prefix));
+      const others = (await t.secrets.revealed()).filter((s) => !s.startsWith(prefix));
       t.ensure(others.length === 0, () => `${others.length} key(s) revealed earlier in the run do not start with the prefix "${prefix}"`, key.response);
     } finally {
-      await discardKey(t, key);
+      await t.keys.discard(key);
     }
   },
   { writes: true },
@@ -261,7 +244,7 @@ check("AUTH-6", "another account's resources are 404 not_found_error to a key, b
   for (const name of SCOPED) {
     const { list, item, idField } = collections(t.profile)[name];
     if (!list || !item) continue;
-    const mine = idsOf((await fetchPage(t, list, { limit: 100 })).page.items, idField ?? 'id');
+    const mine = idsOf((await t.lists.fetchPage(list, { limit: 100 })).page.items, idField ?? 'id');
     const theirs = idsOf((await listAs(t, list, 'other'))?.items ?? [], idField ?? 'id');
     const pairs: [string, 'main' | 'other'][] = [
       ...spread(mine.filter((id) => !theirs.includes(id)), 2).map((id) => [id, 'other'] as [string, 'other']),
@@ -364,14 +347,14 @@ check(
   'AUTH-6',
   "another account's key cannot delete this account's key",
   async (t) => {
-    const key = await keyForCheck(t, 'other-account-delete');
+    const key = await t.keys.forCheck('other-account-delete');
     try {
       const res = await t.http.delete(fillPath(t.profile.paths.apiKey!, key.id!), { auth: 'other' });
       t.ensure(res.status === 404, () => `deleting the main account's key with the other account's key answered ${res.status}, expected 404`, res);
-      const still = await t.http.get(PROBE_PATH, { auth: asCreated(key) });
+      const still = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       t.ensure(still.status === 200, () => `after the other account's key tried to delete it, the key answered ${still.status}`, res, still);
     } finally {
-      await discardKey(t, key);
+      await t.keys.discard(key);
     }
   },
   { writes: true, applies: (run) => (run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member') },

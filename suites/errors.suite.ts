@@ -1,10 +1,4 @@
-import { check } from '../src/check/check.js';
-import { snippet, type CheckContext } from '../src/check/context.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { errorOf, isErrorEnvelope, type ErrorObject } from '../src/judge/errors.js';
-import { fillPath } from '../src/profile/profile.js';
-import type { CollectionName } from '../src/target/collections.js';
-import { endpoint } from './support/lists.js';
+import { check, snippet, type CheckContext, type HttpResponse, errorOf, isErrorEnvelope, type ErrorObject, fillPath, type CollectionName } from '../src/kit.js';
 import { names, submit, validSubmission, type ValidSubmission } from './support/submissions.js';
 
 // ERR: errors (API document, Errors). ERR-1, ERR-2, ERR-4 and ERR-6 are judged over every exchange
@@ -112,10 +106,10 @@ const OTHER_RETRIEVALS: readonly { collection: CollectionName; what: string }[] 
 ];
 
 async function eachOtherMissing(t: CheckContext, judge: (res: HttpResponse, what: string) => void): Promise<void> {
-  const offered = OTHER_RETRIEVALS.filter(({ collection }) => endpoint(t, collection).item !== null);
+  const offered = OTHER_RETRIEVALS.filter(({ collection }) => t.lists.endpoint(collection).item !== null);
   if (offered.length === 0) t.notApplicable('the profile declares no retrieval path besides the record one');
   for (const { collection, what } of offered) {
-    for (const res of await missing(t, endpoint(t, collection).item!, collection)) judge(res, what);
+    for (const res of await missing(t, t.lists.endpoint(collection).item!, collection)) judge(res, what);
   }
 }
 

@@ -1,6 +1,4 @@
-import { check } from '../src/check/check.js';
-import { snippet } from '../src/check/context.js';
-import { isErrorEnvelope } from '../src/judge/errors.js';
+import { check, snippet, isErrorEnvelope } from '../src/kit.js';
 
 // GEN: general rules (API document, What the service does; Versioning). The run-wide phase also
 // judges GEN-1, GEN-3 and GEN-5 over every response of the run (suites/run-wide.suite.ts).

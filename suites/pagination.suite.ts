@@ -1,14 +1,9 @@
+import { check, type CheckContext, type HttpResponse, type RunContext, collections, COLLECTION_NAMES, type CollectionName, type Envelope } from '../src/kit.js';
 import fc from 'fast-check';
-import { check } from '../src/check/check.js';
-import type { CheckContext } from '../src/check/context.js';
-import type { HttpResponse } from '../src/http/client.js';
-import type { RunContext } from '../src/run/context.js';
-import { collections, COLLECTION_NAMES, type CollectionName } from '../src/target/collections.js';
 import { LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN, limitParam } from './arbitraries/limitParam.js';
 import { pageParam } from './arbitraries/pageParam.js';
 import { nonInteger } from './arbitraries/nonInteger.js';
 import type { QueryValue } from './arbitraries/queryValue.js';
-import { endpoint, type Envelope } from './support/lists.js';
 import { describePage, ensureRejected, envelope, itemsOnPage, requestOf, samePage, sendValue, signature, type PageParam } from './support/page-judge.js';
 import { walk, walkBudget, type WalkClause, type WalkResult } from './support/walk.js';
 
@@ -32,7 +27,7 @@ const WALK_LIMITS = [10_000, 100, 7, 1] as const;
 
 const offers = (name: CollectionName) => (run: RunContext) => (collections(run.profile)[name].list ? true : `the profile declares no list path for ${LABELS[name]}`);
 
-const listOf = (t: CheckContext, name: CollectionName) => endpoint(t, name).list!;
+const listOf = (t: CheckContext, name: CollectionName) => t.lists.endpoint(name).list!;
 
 /** `limit=5` as a value of the raw query, for the tables below. */
 const spelled = (raw: string | string[], reading: bigint, form: string): QueryValue => ({ raw: [raw].flat(), spelling: 'unusual', readings: [reading], form });
@@ -58,7 +53,7 @@ function walksOf(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
 }
 
 async function walkAll(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
-  const { list, idField } = endpoint(t, name);
+  const { list, idField } = t.lists.endpoint(name);
   const budget = walkBudget(t.profile.limits);
   let known: { limit: number; ids: ReadonlySet<string> } | null = null;
   const results: WalkResult[] = [];
@@ -108,7 +103,7 @@ for (const name of COLLECTION_NAMES) {
     `${label}: no page means page 1 and no limit means 100`,
     async (t) => {
       const list = listOf(t, name);
-      const { idField } = endpoint(t, name);
+      const { idField } = t.lists.endpoint(name);
       const pairs: [Record<string, number>, Record<string, number>][] = [
         [{}, { page: 1, limit: 100 }],
         [{ limit: 1 }, { page: 1, limit: 1 }],
@@ -207,7 +202,7 @@ for (const name of COLLECTION_NAMES) {
     `${label}: unusual spellings of page and limit are refused or read as the number they spell`,
     async (t) => {
       const list = listOf(t, name);
-      const { idField } = endpoint(t, name);
+      const { idField } = t.lists.endpoint(name);
       const judge = exactReading(t, list, idField);
       const limits = [spelled('', LIMIT_DEFAULT, 'empty'), spelled('02', 2n, 'leading zero'), spelled('+2', 2n, 'plus sign'), spelled(' 2', 2n, 'whitespace'), spelled('2e0', 2n, 'exponent'), spelled('1e1', 10n, 'exponent'), spelled('0x2', 2n, 'hex'), spelled(['2', '2'], 2n, 'repeated parameter')];
       for (const value of limits) await judge('limit', value);
@@ -223,10 +218,10 @@ for (const name of COLLECTION_NAMES) {
 
 /** The offered collection with the most items at preflight (records, on most targets). */
 function largest(t: CheckContext): { name: CollectionName; list: string; idField: string | null; total: number } {
-  const offered = COLLECTION_NAMES.filter((name) => endpoint(t, name).list);
+  const offered = COLLECTION_NAMES.filter((name) => t.lists.endpoint(name).list);
   const totalOf = (name: CollectionName) => t.run.preflight.collections[name]?.total ?? 0;
   const name = offered.reduce((best, next) => (totalOf(next) > totalOf(best) ? next : best), 'records' as CollectionName);
-  const { list, idField } = endpoint(t, name);
+  const { list, idField } = t.lists.endpoint(name);
   return { name, list: list!, idField, total: totalOf(name) };
 }
 
@@ -327,14 +322,14 @@ function exactReading(t: CheckContext, list: string, idField: string | null): (p
 
 check('PAG-7', 'an empty list is one page with no items and has_more false', async (t) => {
   for (const name of COLLECTION_NAMES) {
-    const list = endpoint(t, name).list;
+    const list = t.lists.endpoint(name).list;
     if (!list) continue;
     const total = t.run.preflight.collections[name]?.total;
     if (total !== 0) continue;
     return judgeEmpty(t, list, {});
   }
   // Else an empty result of a filter the profile declares: submissions of one workspace.
-  const submissions = endpoint(t, 'submissions').list;
+  const submissions = t.lists.endpoint('submissions').list;
   const filter = t.profile.submissions.listFilters?.workspace;
   const workspaces = t.run.preflight.collections.workspaces?.ids ?? [];
   if (submissions && filter) {

@@ -1,13 +1,5 @@
-import { check } from '../src/check/check.js';
-import { sleep } from '../src/sleep.js';
-import type { CheckContext } from '../src/check/context.js';
-import { CheckNotRun } from '../src/check/outcome.js';
-import { bucketOf, type HttpResponse } from '../src/http/client.js';
-import { isLoopback } from '../src/http/loopback.js';
-import { RESET_SKEW_SECONDS } from '../src/judge/run-wide.js';
-import { rateHeaders } from '../src/pacing/pacer.js';
+import { check, sleep, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../src/kit.js';
 import { provokeLimit, type BurstResult } from './support/bursts.js';
-import { asCreated, createKey, deleteKey, type UsableKey } from './support/keys.js';
 
 // RATE: limits per key and per IP address (API document, Limits). RATE-1/2/8/9 are judged over every
 // response of the run (suites/run-wide.suite.ts); this suite provokes the limits on purpose.
@@ -37,40 +29,30 @@ interface Exhaustion {
 
 type Recovery = { readonly res: HttpResponse; readonly waitedS: number } | { readonly skip: string };
 
-let exhaustion: Promise<Exhaustion> | null = null;
-
 /** Exhausts a created key once per run; every RATE check that needs it awaits the same result. */
 function exhausted(t: CheckContext): Promise<Exhaustion> {
-  exhaustion ??= exhaust(t);
-  return exhaustion;
+  return t.once('exhaustion', () => exhaust(t));
 }
 
 async function exhaust(t: CheckContext): Promise<Exhaustion> {
-  let key: UsableKey;
-  try {
-    key = await createKey(t, 'rate-limits');
-  } catch (error) {
-    if (error instanceof CheckNotRun) throw error;
-    const reason = (error as { reason?: string }).reason ?? String(error);
-    throw new CheckNotRun('skipped', `no key could be created to exhaust (${reason})`);
-  }
-  const http = t.runtime.http;
-  const broker = t.runtime.broker;
-  const auth = asCreated(key);
+  // Its first use may have been slow: that is KEY-2's to judge, not a reason to exhaust nothing.
+  const key = await t.keys.forCheck('rate-limits', { mustAuthenticate: false });
+  // Shared by every RATE check that awaits it: its exchanges are no one check's evidence.
+  const http = t.sharedHttp;
+  const budget = t.budget;
+  const auth = t.keys.credential(key);
   const { perKeyPerMinute, windowSeconds } = t.profile.limits;
-  const createdBucket = bucketOf(`Bearer ${key.secret}`);
   const probe = (credential: 'main' | typeof auth) => http.get(PROBE.path, { query: PROBE.query, auth: credential, pace: false, expect429: true });
-  const mainBucket = bucketOf(`Bearer ${t.run.keys.main}`);
   let mainRefusals = 0;
   for (let attempt = 1; ; attempt++) {
     // The main key's probe must not wait for the pacer once the created key is refused: a wait
     // into the next window would prove nothing. Its budget is set aside first.
-    await broker.reserve(mainBucket, false, 1);
+    await budget.reserve('main', 1);
     const burst = await provokeLimit({
       send: () => probe(auth),
       ceiling: perKeyPerMinute,
       windowMs: windowSeconds * 1000,
-      untilFresh: () => broker.untilFresh(createdBucket, false),
+      untilFresh: () => budget.untilFresh(auth),
       // The key's first use (finding its secret) spent one request of this window.
       ...(attempt === 1 && key.firstUse.accepted ? { prior: [key.firstUse.accepted] } : {}),
     });
@@ -91,8 +73,8 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
     if (mainRefused) mainRefusals++;
     if ((rolledOver || mainRefused) && attempt < EXHAUSTION_ATTEMPTS) {
       await recovery.catch(() => undefined);
-      await broker.untilFresh(createdBucket, false);
-      if (mainRefused) await broker.untilFresh(mainBucket, false);
+      await budget.untilFresh(auth);
+      if (mainRefused) await budget.untilFresh('main');
       continue;
     }
     return { key, burst, main, again, recovery, mainRefusals };
@@ -120,7 +102,7 @@ async function recover(t: CheckContext, auth: { key: string; kind: 'created' }, 
   if (retryAfter > longest) return { skip: `Retry-After says ${retryAfter} s, more than one window of ${t.profile.limits.windowSeconds} s: not waited for` };
   const slackMs = transitSlackMs(t.run.baseUrl);
   await sleep(first429.at + retryAfter * 1000 + slackMs - Date.now());
-  const res = await t.runtime.http.get(PROBE.path, { query: PROBE.query, auth, pace: false, expect429: true });
+  const res = await t.sharedHttp.get(PROBE.path, { query: PROBE.query, auth, pace: false, expect429: true });
   return { res, waitedS: retryAfter };
 }
 
@@ -226,15 +208,14 @@ check(
 );
 
 check('RATE-7', 'the request past the ceiling without a key in one window is 429 rate_limit_error with Retry-After', async (t) => {
-  const broker = t.runtime.broker;
   const ceiling = t.profile.limits.unauthenticatedPerMinute;
   // Only a budget untouched by the run proves the count (checks expecting 401 ran before).
-  await broker.untilFresh('anonymous', true);
+  await t.budget.untilFresh('none');
   const burst = await provokeLimit({
     send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
     ceiling,
     windowMs: t.profile.limits.windowSeconds * 1000,
-    untilFresh: () => broker.untilFresh('anonymous', true),
+    untilFresh: () => t.budget.untilFresh('none'),
   });
   const res = first429Of(t, burst, 'without Authorization', ceiling);
   const error = (res.json as { error?: { type?: unknown } } | undefined)?.error;
@@ -244,13 +225,11 @@ check('RATE-7', 'the request past the ceiling without a key in one window is 429
 
 check('RATE-4', 'every 429 of the run carries Retry-After in whole seconds and the three X-RateLimit headers', async (t) => {
   if (!t.run.readOnly) {
-    try {
-      await exhausted(t);
-    } catch (error) {
-      if (!(error instanceof CheckNotRun)) throw error;
-    }
+    // Whether or not a key could be exhausted, the 429s the run met are judged.
+    const exhaustion = await t.attempt(() => exhausted(t));
+    if (exhaustion.outcome === 'finding') exhaustion.rethrow();
   }
-  const refused = (await t.runtime.broker.log()).filter((e) => e.response?.status === 429);
+  const refused = (await t.log()).filter((e) => e.response?.status === 429);
   if (refused.length === 0) t.skip('the run provoked no 429');
   for (const e of refused) {
     const headers = e.response!.headers;
@@ -280,7 +259,7 @@ check(
         res,
       );
     } finally {
-      await deleteKey(t, done.key).catch(() => undefined);
+      await t.keys.delete(done.key).catch(() => undefined);
     }
   },
   { writes: true },

@@ -1,8 +1,4 @@
-import { check } from '../src/check/check.js';
-import type { CheckContext } from '../src/check/context.js';
-import type { SchemaName } from '../src/schemas.js';
-import type { CollectionName } from '../src/target/collections.js';
-import { endpoint, ensureItems, fetchPage, idsOf, itemPath, retrievalBudget, spread } from './support/lists.js';
+import { check, type CheckContext, type SchemaName, type CollectionName, idsOf, spread, fillPath } from '../src/kit.js';
 
 // RES: resources and their fields (API document, Resources and their fields).
 
@@ -14,41 +10,41 @@ const SHAPED: readonly { clause: 'RES-1' | 'RES-2' | 'RES-3'; collection: Collec
 
 for (const { clause, collection, schema, what } of SHAPED) {
   check(clause, `every listed ${what} has the document's fields and types`, async (t) => {
-    const list = endpoint(t, collection).list!;
-    const { res, page } = await fetchPage(t, list, { limit: 100 });
+    const list = t.lists.endpoint(collection).list!;
+    const { res, page } = await t.lists.fetchPage(list, { limit: 100 });
     if (page.items.length === 0) t.skip(`${list} is empty: no ${what} to look at`);
-    ensureItems(t, page.items, schema, what, res);
+    t.lists.ensureItems(page.items, schema, what, res);
     if (page.total_count > page.items.length) {
       const lastPage = Math.ceil(page.total_count / 100);
-      const last = await fetchPage(t, list, { limit: 100, page: lastPage });
-      ensureItems(t, last.page.items, schema, what, last.res);
+      const last = await t.lists.fetchPage(list, { limit: 100, page: lastPage });
+      t.lists.ensureItems(last.page.items, schema, what, last.res);
     }
   });
 
   check(clause, `every retrieved ${what} has the document's fields and types`, async (t) => {
-    const { list, item } = endpoint(t, collection);
+    const { list, item } = t.lists.endpoint(collection);
     if (!item) t.notApplicable(`the profile declares no retrieval path for ${what}s`);
-    const { page } = await fetchPage(t, list!, { limit: 100 });
+    const { page } = await t.lists.fetchPage(list!, { limit: 100 });
     if (page.items.length === 0) t.skip(`${list} is empty: no ${what} to retrieve`);
-    for (const id of spread(idsOf(page.items), Math.min(3, retrievalBudget(t)))) {
-      const res = await t.http.get(itemPath(item!, id));
+    for (const id of spread(idsOf(page.items), Math.min(3, t.lists.retrievalBudget()))) {
+      const res = await t.http.get(fillPath(item!, id));
       t.ensure(res.status === 200, () => `retrieving ${what} ${id} answered ${res.status}`, res);
-      ensureItems(t, [t.json(res)], schema, `retrieved ${what}`, res);
+      t.lists.ensureItems([t.json(res)], schema, `retrieved ${what}`, res);
     }
   });
 }
 
 /** Retrieves a spread of listed items; returns each list item beside its retrieval. */
 async function retrieveListed(t: CheckContext, collection: CollectionName, what: string): Promise<{ listed: Record<string, unknown>; fetched: unknown; res: Awaited<ReturnType<CheckContext['http']['get']>> }[]> {
-  const { list, item } = endpoint(t, collection);
-  const { page } = await fetchPage(t, list!, { limit: 100 });
+  const { list, item } = t.lists.endpoint(collection);
+  const { page } = await t.lists.fetchPage(list!, { limit: 100 });
   if (page.items.length === 0) t.skip(`${list} is empty: no ${what} to retrieve`);
   const out = [];
-  const chosen = spread(page.items as Record<string, unknown>[], retrievalBudget(t));
+  const chosen = spread(page.items as Record<string, unknown>[], t.lists.retrievalBudget());
   for (const listed of chosen) {
     const id = listed.id;
     t.ensure(typeof id === 'string', `a listed ${what} has no string id`);
-    const res = await t.http.get(itemPath(item!, id as string));
+    const res = await t.http.get(fillPath(item!, id as string));
     t.ensure(res.status === 200, () => `${what} ${String(id)} is listed but retrieving it answered ${res.status}`, res);
     out.push({ listed, fetched: t.json(res), res });
   }
@@ -84,11 +80,11 @@ const TAXONOMY_PARTS: readonly { collection: CollectionName; what: string }[] = 
 
 for (const { collection, what } of TAXONOMY_PARTS) {
   check('RES-5', `${what} resources list in the envelope and each can be retrieved by id`, async (t) => {
-    const { list, item } = endpoint(t, collection);
-    const { page } = await fetchPage(t, list!, { limit: 100 });
+    const { list, item } = t.lists.endpoint(collection);
+    const { page } = await t.lists.fetchPage(list!, { limit: 100 });
     if (page.items.length === 0) t.skip(`${list} is empty: no ${what} to retrieve`);
-    for (const id of spread(idsOf(page.items), retrievalBudget(t))) {
-      const res = await t.http.get(itemPath(item!, id));
+    for (const id of spread(idsOf(page.items), t.lists.retrievalBudget())) {
+      const res = await t.http.get(fillPath(item!, id));
       t.ensure(res.status === 200, () => `${what} ${id} is listed but retrieving it answered ${res.status}`, res);
       t.json(res);
     }
@@ -106,10 +102,10 @@ const UNIQUE: readonly { collection: CollectionName; what: string }[] = [
 
 for (const { collection, what } of UNIQUE) {
   check('RES-6', `${what} ids are unique within their collection`, async (t) => {
-    const { list } = endpoint(t, collection);
+    const { list } = t.lists.endpoint(collection);
     if (!list) t.notApplicable(`the profile declares no list of ${what}s`);
     // One page at the largest size the document allows: a whole collection of up to 10000.
-    const { res, page } = await fetchPage(t, list!, { limit: 10_000 });
+    const { res, page } = await t.lists.fetchPage(list!, { limit: 10_000 });
     if (page.items.length === 0) t.skip(`${list} is empty`);
     const seen = new Set<string>();
     for (const id of idsOf(page.items)) {

@@ -1,5 +1,4 @@
-import { check } from '../src/check/check.js';
-import { judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from '../src/judge/run-wide.js';
+import { check, judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from '../src/kit.js';
 
 // The run-level phase: clauses that judge every response of the run, from every suite, in the
 // broker's log. Runs last (src/run/suite-order.ts).
@@ -25,7 +24,7 @@ const TITLES: Record<RunWideClause, string> = {
 
 for (const clause of Object.keys(RUN_WIDE_JUDGES) as RunWideClause[]) {
   check(clause, TITLES[clause], async (t) => {
-    const log = await t.runtime.broker.log();
+    const log = await t.log();
     if (log.length === 0) t.skip('the run made no request');
     const violations = RUN_WIDE_JUDGES[clause](judgedBy(clause, log), t.profile);
     if (violations.length === 0) return;

@@ -1,11 +1,7 @@
+import { check, snippet, type CheckContext, type HttpResponse, errorOf, idsOf, type Envelope } from '../src/kit.js';
 import fc from 'fast-check';
-import { check } from '../src/check/check.js';
-import { snippet, type CheckContext } from '../src/check/context.js';
-import type { HttpResponse } from '../src/http/client.js';
-import { errorOf } from '../src/judge/errors.js';
 import { INVALID_SUBMISSION_KINDS, invalidSubmission, type InvalidSubmission, type InvalidSubmissionKind } from './arbitraries/invalidSubmission.js';
 import { rowData, type RowData } from './arbitraries/rowData.js';
-import { fetchPage, idsOf, type Envelope } from './support/lists.js';
 import { hasIndex, names, submissionId, submit, tagged, taxonomyIds, validSubmission, workspaceIds, type ValidSubmission } from './support/submissions.js';
 
 // SUB: submissions (API document, Submission; Operations; Details and open points). Every check
@@ -188,13 +184,13 @@ interface Dimension {
 
 /** Every item of a filtered list (a few pages at most), with the first page's envelope. */
 async function listAll(t: CheckContext, path: string, query: Record<string, string>): Promise<{ res: HttpResponse; page: Envelope; items: unknown[]; complete: boolean }> {
-  const first = await fetchPage(t, path, { ...query, limit: 100 });
+  const first = await t.lists.fetchPage(path, { ...query, limit: 100 });
   const items = [...first.page.items];
   let page = 1;
   let last = first.page;
   while (last.has_more && page < 5) {
     page++;
-    last = (await fetchPage(t, path, { ...query, limit: 100, page })).page;
+    last = (await t.lists.fetchPage(path, { ...query, limit: 100, page })).page;
     items.push(...last.items);
   }
   return { ...first, items, complete: !last.has_more };
@@ -230,7 +226,7 @@ check(
       created[side] = submissionId(res);
     }
 
-    const all = await fetchPage(t, listPath, { limit: 1 });
+    const all = await t.lists.fetchPage(listPath, { limit: 1 });
     for (const { what, filter, a, b } of dimensions) {
       const onA = await listAll(t, listPath, { [filter]: a });
       const onB = await listAll(t, listPath, { [filter]: b });

@@ -36,3 +36,14 @@ test('no folder imports what docs/architecture.md forbids it', () => {
   }
   expect(broken).toEqual([]);
 });
+
+test('suites import nothing of the harness but its public face, src/kit.ts', () => {
+  const reaching: string[] = [];
+  for (const file of sources('suites')) {
+    for (const [, target] of readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const resolved = relative(ROOT, normalize(join(ROOT, dirname(file), target!)));
+      if (resolved.startsWith('src/') && resolved !== 'src/kit.js') reaching.push(`${file} imports ${resolved}`);
+    }
+  }
+  expect(reaching).toEqual([]);
+});

@@ -6,8 +6,10 @@ import { curlLine } from '../http/curl.js';
 import { isSafeMethod } from '../http/methods.js';
 import { describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
 import type { RunContext } from '../run/context.js';
-import { CheckContext, workerRuntime } from './context.js';
+import { CheckContext } from './context.js';
 import { CheckNotRun, Finding, type CheckRecord } from './outcome.js';
+import { Shared } from './shared.js';
+import { WorkerState } from './worker.js';
 
 export interface CheckOptions {
   /** The check changes data on the target: left out by `--read-only`. @default false */
@@ -21,6 +23,15 @@ export interface CheckOptions {
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 
 /**
+ * The state checks share, as vitest fixtures with an explicit scope: what one worker keeps (its
+ * broker link, its client, the key lifecycle's memory) and what the checks of one file share
+ * (`t.once`). Nothing is kept in module variables.
+ */
+const checkTest = test
+  .extend('workerState', { scope: 'worker' }, async () => new WorkerState(inject('conformance')))
+  .extend('fileShared', { scope: 'file' }, async () => new Shared());
+
+/**
  * Declares one check of one clause. The only way suites define tests: the clause ID prefixes the
  * test name, applicability and selection are decided here, and the outcome reaches the
  * conformance reporter as task meta.
@@ -28,30 +39,29 @@ const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 export function check(id: ClauseId, title: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   if (!isClauseId(id)) throw new Error(`unknown clause ${String(id)}`);
   const name = `${id} ${title}`;
-  test(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async (ctx) => {
-    const run = inject('conformance');
+  checkTest(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, fileShared }) => {
+    const run = workerState.run;
     const record: CheckRecord = { clause: id, title, status: 'pass' };
-    ctx.task.meta.conformance = record;
+    task.meta.conformance = record;
     const leftOut = causeNotToRun(id, run, options);
     if (leftOut) {
       record.status = 'not_applicable';
       record.reason = leftOut.reason;
       record.cause = leftOut.kind;
-      ctx.skip(leftOut.reason);
+      skip(leftOut.reason);
     }
-    const runtime = workerRuntime(run);
-    const t = new CheckContext(run, runtime, name);
-    runtime.current = name;
+    const t = new CheckContext(run, workerState, fileShared, name);
+    workerState.current = name;
     try {
       await body(t);
     } catch (error) {
-      await settle(error, record, run, runtime, t);
+      await settle(error, record, run, workerState, t);
     } finally {
-      runtime.current = undefined;
+      workerState.current = undefined;
       tallyRequests(record, t.exchanges);
     }
-    if (record.status === 'skipped' || record.status === 'not_applicable') ctx.skip(record.reason);
-    if (record.status === 'warn') await ctx.annotate(`warning: ${record.reason}`, 'warning');
+    if (record.status === 'skipped' || record.status === 'not_applicable') skip(record.reason);
+    if (record.status === 'warn') await annotate(`warning: ${record.reason}`, 'warning');
     if (record.status === 'fail' || record.status === 'error') {
       const failure = new Error(`${id}: ${record.reason}`);
       failure.stack = failure.message;
@@ -76,7 +86,7 @@ function causeNotToRun(id: ClauseId, run: RunContext, options: CheckOptions): No
   return applies === true ? null : { kind: 'undeclared', reason: applies };
 }
 
-async function settle(error: unknown, record: CheckRecord, run: RunContext, runtime: ReturnType<typeof workerRuntime>, t: CheckContext): Promise<void> {
+async function settle(error: unknown, record: CheckRecord, run: RunContext, runtime: WorkerState, t: CheckContext): Promise<void> {
   if (error instanceof CheckNotRun) {
     record.status = error.status;
     record.reason = error.reason;

@@ -1,67 +1,15 @@
 import fc from 'fast-check';
-import { RemoteBroker } from '../broker/remote.js';
-import { HttpClient, ReadOnlyRefusal, TransportFailure, type ClientHooks, type HttpResponse } from '../http/client.js';
+import type { LedgerEntry } from '../broker/ledger.js';
+import { HttpClient, ReadOnlyRefusal, TransportFailure, type HttpResponse } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
-import { Redactor } from '../http/redactor.js';
+import type { Redactor } from '../http/redactor.js';
 import type { RunContext } from '../run/context.js';
+import { CheckBudget } from './budget.js';
+import { CheckKeys } from './keys.js';
+import { CheckLists } from './lists.js';
 import { CheckNotRun, Finding } from './outcome.js';
-
-/** What one worker keeps for all its checks: one broker link, one client. */
-export interface WorkerRuntime {
-  readonly broker: RemoteBroker;
-  /** The worker's client, for requests that belong to no single check. */
-  readonly http: HttpClient;
-  /** A client whose every exchange, retries included, is also appended to `sink`. */
-  clientFor(sink: Exchange[]): HttpClient;
-  /** The check currently running in this worker; tests of a file run one at a time. */
-  current: string | undefined;
-  /** Every secret the run knows: the configured keys and each key revealed so far, in any worker. */
-  knownSecrets(): Promise<Redactor>;
-  /** Redacts every secret the run knows. */
-  redact(text: string): Promise<string>;
-}
-
-let runtime: WorkerRuntime | null = null;
-
-export function workerRuntime(run: RunContext): WorkerRuntime {
-  if (runtime) return runtime;
-  const broker = new RemoteBroker(run.broker);
-  const client = (hooks: ClientHooks) =>
-    new HttpClient({
-      baseUrl: run.baseUrl,
-      keys: run.keys,
-      extraHeaders: run.extraHeaders,
-      timeoutMs: run.timeoutMs,
-      hooks,
-      currentCheck: () => state.current,
-      readOnly: run.readOnly,
-    });
-  const state: WorkerRuntime = {
-    broker,
-    current: undefined,
-    http: client(broker),
-    clientFor: (sink) =>
-      client({
-        acquire: (bucket, anonymous) => broker.acquire(bucket, anonymous),
-        record: async (exchange, body) => {
-          sink.push(exchange);
-          await broker.record(exchange, body);
-        },
-      }),
-    async knownSecrets() {
-      const redactor = new Redactor();
-      redactor.add(run.keys.main, run.keyPrefix);
-      redactor.add(run.keys.other, run.keyPrefix);
-      for (const secret of await broker.secrets()) redactor.add(secret, run.keyPrefix);
-      return redactor;
-    },
-    async redact(text) {
-      return (await state.knownSecrets()).redact(text);
-    },
-  };
-  runtime = state;
-  return state;
-}
+import type { Shared } from './shared.js';
+import type { WorkerState } from './worker.js';
 
 type Evidence = HttpResponse | Exchange;
 
@@ -70,22 +18,84 @@ export interface PropertyOptions {
   readonly numRuns?: number;
 }
 
-/** The handle a check body works with. */
+/** What a body run by `t.attempt` came to, without exceptions as control flow in the suites. */
+export type Attempt<T> =
+  | { readonly outcome: 'done'; readonly value: T }
+  /** A finding (a failure of the target) the body raised. */
+  | { readonly outcome: 'finding'; readonly reason: string; rethrow(): never }
+  /** The body found its check cannot run (skipped or not applicable). */
+  | { readonly outcome: 'not_run'; readonly reason: string; rethrow(): never };
+
+/** The secrets of the run, as a check may use them: to look for leaks, never to print. */
+export interface CheckSecrets {
+  /** Records a secret the target revealed, so that it is redacted and looked for everywhere. */
+  reveal(value: string): Promise<void>;
+  /** Every key revealed so far in the run, in any worker. */
+  revealed(): Promise<string[]>;
+  /** Every secret the run knows (configured and revealed), to test a text for leaks. */
+  known(): Promise<Redactor>;
+}
+
+/** The handle a check body works with: `check(id, title, async (t) => …)`. */
 export class CheckContext {
   /** Exchanges this check made, in order: the default evidence of a finding. */
   readonly exchanges: Exchange[] = [];
+  /** The check's client: its exchanges are the check's evidence. */
   readonly http: HttpClient;
+  /** The keys the check creates, lists, uses and deletes. */
+  readonly keys: CheckKeys;
+  /** The collections of the target. */
+  readonly lists: CheckLists;
+  /** Rate-limit budgets, by credential. */
+  readonly budget: CheckBudget;
+  readonly secrets: CheckSecrets;
+  readonly #state: WorkerState;
+  readonly #file: Shared;
 
   constructor(
     readonly run: RunContext,
-    readonly runtime: WorkerRuntime,
+    state: WorkerState,
+    file: Shared,
     readonly name: string,
   ) {
-    this.http = runtime.clientFor(this.exchanges);
+    this.#state = state;
+    this.#file = file;
+    this.http = state.clientFor(this.exchanges);
+    this.keys = new CheckKeys(this, state);
+    this.lists = new CheckLists(this);
+    this.budget = new CheckBudget(run, state);
+    this.secrets = {
+      reveal: (value) => state.broker.addRevealedSecret(value),
+      revealed: () => state.broker.secrets(),
+      known: () => state.knownSecrets(),
+    };
   }
 
   get profile() {
     return this.run.profile;
+  }
+
+  /** The worker's client, for work several checks share: its exchanges are no one check's evidence. */
+  get sharedHttp(): HttpClient {
+    return this.#state.http;
+  }
+
+  /**
+   * The value `make` produces, made once per suite file and shared by its checks (probes that
+   * several clauses judge, a walk, an exhausted key).
+   */
+  once<T>(name: string, make: () => T): T {
+    return this.#file.once(name, make);
+  }
+
+  /** Every exchange of the run so far, in every worker (the run-wide judges read it). */
+  log(): Promise<readonly Exchange[]> {
+    return this.#state.broker.log();
+  }
+
+  /** Records a resource the check created on the target, so that the report and `cleanup` know of it. */
+  async created(kind: LedgerEntry['kind'], id: string, name?: string): Promise<void> {
+    await this.#state.broker.addLedgerEntry({ event: 'created', kind, id, ...(name ? { name } : {}), runId: this.run.runId, baseUrl: this.run.baseUrl, at: new Date().toISOString() });
   }
 
   /** The target does not conform; `evidence` proves it (default: the last exchange). */
@@ -106,6 +116,17 @@ export class CheckContext {
     throw new CheckNotRun('not_applicable', reason);
   }
 
+  /** Runs `body` and says how it ended: a value, a finding, or a check that cannot run. */
+  async attempt<T>(body: () => Promise<T>): Promise<Attempt<T>> {
+    try {
+      return { outcome: 'done', value: await body() };
+    } catch (error) {
+      if (error instanceof Finding) return { outcome: 'finding', reason: error.reason, rethrow: () => { throw error; } };
+      if (error instanceof CheckNotRun) return { outcome: 'not_run', reason: error.reason, rethrow: () => { throw error; } };
+      throw error;
+    }
+  }
+
   /** The body as JSON, or a finding that it is not. */
   json(res: HttpResponse): unknown {
     if (res.exchange.response?.json !== 'ok') {
@@ -113,11 +134,6 @@ export class CheckContext {
       this.fail(`the response body is not JSON (${type}): ${snippet(res.text)}`, res);
     }
     return res.json;
-  }
-
-  /** Records a secret the target revealed, so that it is redacted and looked for everywhere. */
-  async revealSecret(value: string): Promise<void> {
-    await this.runtime.broker.addRevealedSecret(value);
   }
 
   /**

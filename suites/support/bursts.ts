@@ -1,7 +1,4 @@
-import type { HttpResponse } from '../../src/http/client.js';
-import { RESET_SKEW_SECONDS } from '../../src/judge/run-wide.js';
-import { rateHeaders } from '../../src/pacing/pacer.js';
-import { sleep as defaultSleep } from '../../src/sleep.js';
+import { type HttpResponse, RESET_SKEW_SECONDS, rateHeaders, sleep as defaultSleep } from '../../src/kit.js';
 
 /**
  * Crossing a rate limit on purpose, soundly for fixed and sliding windows alike.

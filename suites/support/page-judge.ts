@@ -1,9 +1,5 @@
-import type { CheckContext } from '../../src/check/context.js';
-import type { HttpResponse } from '../../src/http/client.js';
-import { describeRequest } from '../../src/http/exchange.js';
-import { schemaErrors } from '../../src/schemas.js';
+import { type CheckContext, type HttpResponse, describeRequest, schemaErrors, idsOf, type Envelope } from '../../src/kit.js';
 import { rawQueryOf, type QueryValue } from '../arbitraries/queryValue.js';
-import { idsOf, type Envelope } from './lists.js';
 
 export type PageParam = 'page' | 'limit';
 

@@ -1,5 +1,4 @@
-import type { CheckContext } from '../../src/check/context.js';
-import type { HttpResponse } from '../../src/http/client.js';
+import { type CheckContext, type HttpResponse } from '../../src/kit.js';
 
 // What the errors and submissions suites share about POST /api/v1/submissions: where the valid
 // parts of a body come from, how a created submission is tagged and recorded, and how to read a
@@ -69,15 +68,7 @@ export function submissionId(res: HttpResponse): string | null {
 }
 
 async function recordCreated(t: CheckContext, res: HttpResponse): Promise<void> {
-  await t.runtime.broker.addLedgerEntry({
-    event: 'created',
-    kind: 'submission',
-    id: submissionId(res) ?? '(unknown id)',
-    name: `conformance_run=${t.run.runId}`,
-    runId: t.run.runId,
-    baseUrl: t.run.baseUrl,
-    at: new Date().toISOString(),
-  });
+  await t.created('submission', submissionId(res) ?? '(unknown id)', `conformance_run=${t.run.runId}`);
 }
 
 /** Does a `param` or `path` value name an input, as a whole word? `rows[2].data` names `data`. */

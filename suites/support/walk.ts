@@ -1,6 +1,4 @@
-import type { HttpResponse } from '../../src/http/client.js';
-import type { Exchange } from '../../src/http/exchange.js';
-import { schemaErrors } from '../../src/schemas.js';
+import { type HttpResponse, type Exchange, schemaErrors } from '../../src/kit.js';
 
 /** The clauses a walk judges (API document, Pagination envelope and parameters). */
 export type WalkClause = 'PAG-1' | 'PAG-6' | 'PAG-7' | 'PAG-8';

@@ -1,0 +1,28 @@
+import { bucketOfCredential, type Credential } from '../http/request.js';
+import type { RunContext } from '../run/context.js';
+import type { WorkerState } from './worker.js';
+
+/**
+ * `t.budget`: the rate-limit budget of a credential, for checks that send unpaced on purpose (the
+ * rate-limit clauses). Every other request is paced by the client itself.
+ */
+export class CheckBudget {
+  constructor(
+    readonly run: RunContext,
+    readonly state: WorkerState,
+  ) {}
+
+  /** Sets `count` requests of the credential's current window aside, waiting for a window if need be. */
+  reserve(credential: Credential, count: number): Promise<void> {
+    return this.state.broker.reserve(this.#bucket(credential), credential === 'none', count);
+  }
+
+  /** Resolves at the start of a window the credential has not spent from yet. */
+  untilFresh(credential: Credential): Promise<void> {
+    return this.state.broker.untilFresh(this.#bucket(credential), credential === 'none');
+  }
+
+  #bucket(credential: Credential): string {
+    return bucketOfCredential(credential, this.run.keys);
+  }
+}

@@ -1,0 +1,203 @@
+import { UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
+import type { HttpResponse } from '../http/client.js';
+import { identifySecret, KEY_PROPAGATION_MS, type FirstUse } from '../keys/identify.js';
+import { KEY_CREATION_PATH, PROBE_PATH } from '../keys/deletion.js';
+import { secretCandidates } from '../keys/secret.js';
+import { fillPath } from '../profile/profile.js';
+import type { CheckContext } from './context.js';
+import type { WorkerState } from './worker.js';
+
+/** A key the run created. Its secret is registered with the broker the moment it authenticates. */
+export interface CreatedKey {
+  readonly name: string;
+  /** The key's id, from the member the run deletes keys by; null when there is none. */
+  readonly id: string | null;
+  /** The complete key: the declared member's value, or the candidate that authenticated; null when none did. */
+  readonly secret: string | null;
+  readonly response: HttpResponse;
+  /** How the key answered its first uses (KEY-1, KEY-2). */
+  readonly firstUse: FirstUse;
+}
+
+/** A created key whose secret is known. */
+export type UsableKey = CreatedKey & { readonly secret: string };
+
+/** One page of the key list as the check saw it. */
+export interface KeyListPage {
+  readonly res: HttpResponse;
+  readonly items: readonly Record<string, unknown>[];
+}
+
+export interface ForCheckOptions {
+  /** Skip unless the key authenticated within the allowance (KEY-1 judges that). @default true */
+  readonly mustAuthenticate?: boolean;
+}
+
+/**
+ * `t.keys`: the lifecycle of the keys a check creates, the ledger and the secrets inside, so that
+ * no check handles a bucket, a ledger line or a secret registration itself.
+ */
+export class CheckKeys {
+  constructor(
+    readonly t: CheckContext,
+    readonly state: WorkerState,
+  ) {}
+
+  /** A recognisable name, so that a deployment owner (and `cleanup`) can tell run keys apart. */
+  name(purpose: string): string {
+    return `conformance-${this.t.run.runId}-${purpose}`;
+  }
+
+  /** The Authorization credential of a created key. */
+  credential(key: UsableKey): { readonly key: string; readonly kind: 'created' } {
+    return { key: key.secret, kind: 'created' };
+  }
+
+  /**
+   * Creates a key (POST /api/v1/api_keys, where the document puts creation), finds its secret by
+   * using it, registers it for redaction and the KEY-4 leak scan, and records the key in the
+   * ledger, before anything else is judged. A non-2xx answer or a response with no value that
+   * authenticates (or, declared, no value at all) is a finding (KEY-1). Where the run cannot
+   * delete keys, it creates none (`KeyDeletion.noKeys`): the check is not applicable.
+   */
+  async create(purpose: string): Promise<UsableKey> {
+    const { t } = this;
+    const { noKeys } = t.run.keyDeletion;
+    if (noKeys) t.notApplicable(noKeys);
+    const name = this.name(purpose);
+    // Announced first: a run killed before the answer is recorded still lets `cleanup` find the key.
+    await this.#ledger('creating', UNKNOWN_ID, name);
+    const res = await t.http.post(KEY_CREATION_PATH, { name });
+    if (res.status < 200 || res.status >= 300) await this.#ledger('not_created', UNKNOWN_ID, name, `answered ${res.status}`);
+    const adopted = await this.adopt(res, name);
+    t.ensure(res.status >= 200 && res.status < 300, () => `[POST] ${KEY_CREATION_PATH} with a name answered ${res.status}, expected 2xx`, res);
+    const member = t.profile.apiKeyFields.secret;
+    const last = adopted?.firstUse.last;
+    t.ensure(
+      adopted?.secret,
+      () => (member ? `the creation response contains no key in its "${member}" member` : `the creation response contains no value that authenticated within 10 s (${last ? `the last try answered ${last.status}` : 'it holds no candidate'})`),
+      res,
+      ...(last ? [last] : []),
+    );
+    return adopted as UsableKey;
+  }
+
+  /**
+   * A key for a check whose subject is not creation itself: a failed creation skips (KEY-1 judges
+   * it), and so, unless told otherwise, does a key that never authenticated.
+   */
+  async forCheck(purpose: string, options: ForCheckOptions = {}): Promise<UsableKey> {
+    const { t } = this;
+    const created = await t.attempt(() => this.create(purpose));
+    if (created.outcome === 'finding') t.skip(`no usable key could be created (${created.reason}): KEY-1 judges creation`);
+    if (created.outcome !== 'done') return created.rethrow();
+    const key = created.value;
+    if ((options.mustAuthenticate ?? true) && !key.firstUse.accepted) {
+      await this.discard(key);
+      t.skip(`the new key never authenticated (last answer ${key.firstUse.last?.status ?? 'none'}): KEY-1 judges that`);
+    }
+    return key;
+  }
+
+  /**
+   * Takes charge of whatever a creation request created, also one that should have been refused
+   * (no name, no key): candidates for the key are redacted at once, the one that authenticates
+   * becomes a secret looked for in every later response, and the key goes in the ledger to be
+   * deleted at the end. Returns null when the response created nothing.
+   */
+  async adopt(res: HttpResponse, name: string | null): Promise<CreatedKey | null> {
+    const { t, state } = this;
+    if (res.status < 200 || res.status >= 300) return null;
+    const body = res.json as Record<string, unknown> | null | undefined;
+    const member = t.profile.apiKeyFields.secret;
+    const candidates = secretCandidates(body, { member, sentName: name, prefix: t.run.keyPrefix });
+    for (const candidate of candidates) await state.broker.addCandidateSecret(candidate);
+    const idMember = t.run.keyDeletion.idMember ?? t.profile.apiKeyFields.id;
+    const rawId = idMember ? body?.[idMember] : undefined;
+    const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null;
+    const nameField = t.profile.apiKeyFields.name;
+    const recorded = name ?? (nameField && typeof body?.[nameField] === 'string' ? (body[nameField] as string) : null);
+    // In the ledger before it is used: a target that stops answering now still gets it deleted.
+    await this.#ledger('created', id ?? UNKNOWN_ID, recorded);
+    const kind = member ? 'created' : 'candidate';
+    // Once a new key has failed to authenticate in 10 s, later keys of the run are tried once.
+    const firstUse = await identifySecret(candidates, (key) => t.http.get(PROBE_PATH, { auth: { key, kind } }), {
+      declared: member !== null,
+      withinMs: state.freshKeysFail ? 0 : KEY_PROPAGATION_MS,
+    });
+    state.freshKeysFail = firstUse.accepted === null;
+    if (firstUse.secret) await t.secrets.reveal(firstUse.secret);
+    return { name: recorded ?? '', id, secret: firstUse.secret, response: res, firstUse };
+  }
+
+  /** Deletes a created key at the run's key path; records the deletion (2xx, or 404: already gone). */
+  async delete(key: CreatedKey): Promise<HttpResponse> {
+    const { t } = this;
+    const template = t.run.keyDeletion.path;
+    if (!template || !key.id) t.notApplicable('not declared: the key path (paths.apiKey) and key id member (apiKeyFields.id): created keys cannot be deleted');
+    const res = await t.http.delete(fillPath(template!, key.id!));
+    if ((res.status >= 200 && res.status < 300) || res.status === 404) await this.#recordDeletion(key, res.status === 404 ? 'already gone: 404' : undefined);
+    return res;
+  }
+
+  /** Deletes a key at the end of a check, whatever the check found; the run's cleanup retries it. */
+  async discard(key: CreatedKey | null): Promise<void> {
+    if (!key || !this.t.run.keyDeletion.path || !key.id) return;
+    try {
+      await this.delete(key);
+    } catch {
+      // The ledger still lists it: the end-of-run cleanup deletes it.
+    }
+  }
+
+  /** Reads the key list page by page (the profile's list path) until has_more is false. */
+  async list(maxPages = 20): Promise<KeyListPage[]> {
+    const { t } = this;
+    const path = t.profile.paths.apiKeyList;
+    if (!path) t.notApplicable('the profile declares no key list path');
+    const pages: KeyListPage[] = [];
+    for (let page = 1; page <= maxPages; page++) {
+      const res = await t.http.get(path!, { query: { page, limit: 100 } });
+      t.ensure(res.status === 200, () => `the key list answered ${res.status}, expected 200`, res);
+      const body = t.json(res) as { items?: unknown; has_more?: unknown };
+      t.ensure(Array.isArray(body?.items), 'the key list response has no items array', res);
+      pages.push({ res, items: body.items as Record<string, unknown>[] });
+      if (body.has_more !== true) break;
+    }
+    return pages;
+  }
+
+  /** The list item of a key, found by its name (and id where the profile names the id member). */
+  findListed(pages: readonly KeyListPage[], key: CreatedKey): { item: Record<string, unknown>; res: HttpResponse } | null {
+    const { name: nameField, id: idField } = this.t.profile.apiKeyFields;
+    for (const { res, items } of pages) {
+      for (const item of items) {
+        const byId = idField && key.id !== null && item?.[idField] === key.id;
+        const byName = nameField && item?.[nameField] === key.name;
+        if (byId || byName) return { item, res };
+      }
+    }
+    return null;
+  }
+
+  async #recordDeletion(key: CreatedKey, note?: string): Promise<void> {
+    // A deliberate second deletion (KEY-6) is not recorded again.
+    if (this.state.recordedDeletions.has(key.id!)) return;
+    this.state.recordedDeletions.add(key.id!);
+    await this.#ledger('deleted', key.id!, key.name || null, note);
+  }
+
+  #ledger(event: LedgerEntry['event'], id: string, name: string | null, note?: string): Promise<void> {
+    const { run } = this.t;
+    return this.state.broker.addLedgerEntry({
+      event,
+      kind: 'api_key',
+      id,
+      ...(name !== null ? { name } : {}),
+      runId: run.runId,
+      baseUrl: run.baseUrl,
+      at: new Date().toISOString(),
+      ...(note ? { note } : {}),
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import { RemoteBroker } from '../broker/remote.js';
+import { HttpClient } from '../http/client.js';
+import type { Exchange } from '../http/exchange.js';
+import { Redactor } from '../http/redactor.js';
+import type { RunContext } from '../run/context.js';
+
+/**
+ * What one worker keeps for all its checks (a vitest fixture of worker scope, see `check.ts`):
+ * one link to the run's broker, one client, and what the key lifecycle remembers across files.
+ * Suites never see it: they reach it through the context's helpers.
+ */
+export class WorkerState {
+  readonly broker: RemoteBroker;
+  /** The worker's client, for work shared by several checks (`t.sharedHttp`). */
+  readonly http: HttpClient;
+  /** The check now running in this worker; the checks of a worker run one at a time. */
+  current: string | undefined;
+  /** An earlier key of the run failed to authenticate within the allowance: later ones are tried once. */
+  freshKeysFail = false;
+  /** Ids whose deletion this worker recorded: a deliberate second deletion is not recorded again. */
+  readonly recordedDeletions = new Set<string>();
+
+  constructor(readonly run: RunContext) {
+    this.broker = new RemoteBroker(run.broker);
+    this.http = this.#client((exchange, body) => this.broker.record(exchange, body));
+  }
+
+  /** A client whose every exchange, retries included, is also appended to `sink`. */
+  clientFor(sink: Exchange[]): HttpClient {
+    return this.#client(async (exchange, body) => {
+      sink.push(exchange);
+      await this.broker.record(exchange, body);
+    });
+  }
+
+  /** Every secret the run knows: the configured keys and each key revealed so far, in any worker. */
+  async knownSecrets(): Promise<Redactor> {
+    const { run } = this;
+    const redactor = new Redactor();
+    redactor.add(run.keys.main, run.keyPrefix);
+    redactor.add(run.keys.other, run.keyPrefix);
+    for (const secret of await this.broker.secrets()) redactor.add(secret, run.keyPrefix);
+    return redactor;
+  }
+
+  async redact(text: string): Promise<string> {
+    return (await this.knownSecrets()).redact(text);
+  }
+
+  #client(record: (exchange: Exchange, body: string) => Promise<void>): HttpClient {
+    const { run } = this;
+    return new HttpClient({
+      baseUrl: run.baseUrl,
+      keys: run.keys,
+      extraHeaders: run.extraHeaders,
+      timeoutMs: run.timeoutMs,
+      hooks: { acquire: (bucket, anonymous) => this.broker.acquire(bucket, anonymous), record },
+      currentCheck: () => this.current,
+      readOnly: run.readOnly,
+    });
+  }
+}
