@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import type { Facts } from '../src/init/probe-profile.js';
 import { loadProfile } from '../src/profile/profile.js';
 import { ROOT } from './support/cli.js';
 import { readJson, runConformance, scratch } from './support/commands.js';
+import { beforeItem } from '../mutants/support.js';
 import { startReference } from '../reference/server.js';
 
 /** Facts init learns by reading alone: no key created, nothing written on the target. */
@@ -66,6 +67,36 @@ test('init against the reference writes a valid profile equal to the shipped one
     expect(((await submissions.json()) as { total_count: number }).total_count).toBe(0);
     expect(result.stdout + readFileSync(out, 'utf8')).not.toContain(target.keys.main);
     expect(result.stdout).toMatch(/profile draft: .*draft\.json \(\d+ facts probed, \d+ guessed/);
+  } finally {
+    await target.close();
+  }
+});
+
+test('a key init could not delete is in the ledger, and `cleanup` deletes it', async () => {
+  let refusals = 1;
+  const target = await startReference({
+    modify: (reference) =>
+      beforeItem(reference, 'apiKey', 'DELETE', async (_id, _req, reply) => {
+        if (refusals-- > 0) await reply.code(503).send({ error: { type: 'api_error', code: null, message: 'try later', param: null, path: null } });
+      }),
+  });
+  try {
+    const auth = { authorization: `Bearer ${target.keys.main}` };
+    const keyCount = async () => ((await (await fetch(`${target.url}/api/v1/api_keys?limit=100`, { headers: auth })).json()) as { total_count: number }).total_count;
+    const keysBefore = await keyCount();
+    const dir = scratch();
+    const env = { CONFORMANCE_API_KEY: target.keys.main };
+    const init = await runConformance(['init', '--base-url', target.url, '--out', join(dir, 'draft.json'), '--report-dir', join(dir, 'reports')], env);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/WARNING: DELETE .* answered 503: the key .* is in the ledger/);
+    expect(await keyCount()).toBe(keysBefore + 1);
+    expect(readFileSync(join(dir, 'reports', 'ledger.jsonl'), 'utf8')).toMatch(/"event":"created","kind":"api_key".*-init"/);
+
+    const profile = join(dir, 'profile.json');
+    writeFileSync(profile, JSON.stringify(target.profile));
+    const cleanup = await runConformance(['cleanup', '--base-url', target.url, '--profile', profile, '--report-dir', join(dir, 'reports')], env);
+    expect(cleanup.exitCode, cleanup.stdout + cleanup.stderr).toBe(0);
+    expect(await keyCount()).toBe(keysBefore);
   } finally {
     await target.close();
   }

@@ -1,3 +1,6 @@
+import type { Ledger } from '../broker/ledger.js';
+import { TransportFailure, type Credential, type HttpClient } from '../http/client.js';
+
 /** What `init` sees of one response; bodies are parsed JSON or null. */
 export interface Probed {
   readonly status: number;
@@ -6,16 +9,18 @@ export interface Probed {
 }
 
 export interface ProbeTarget {
-  readonly baseUrl: string;
+  /** The suite's one client (paced on the target's headers, deadlines, body cap). */
+  readonly http: HttpClient;
+  /** The configured key: a new key's start is compared with it (the prefix). */
   readonly key: string;
-  readonly timeoutMs: number;
-  /** Extra headers for a gateway in front of the target. */
-  readonly extraHeaders: readonly (readonly [string, string])[];
+  /** Where the key init creates is recorded, so that `cleanup` deletes it if init cannot. */
+  readonly ledger: Ledger;
+  readonly runId: string;
 }
 
 /**
- * One request of `init`. Plain fetch, no pacing: init sends a few dozen requests, well inside
- * the document's 100 a minute. A transport failure answers status 0.
+ * One request of `init`: the configured key by default, another key, or none (`key: null`). A
+ * transport failure answers status 0: init reports what it could not learn, it judges nothing.
  */
 export async function probe(
   target: ProbeTarget,
@@ -23,29 +28,13 @@ export async function probe(
   path: string,
   options: { key?: string | null; query?: Record<string, string>; body?: unknown } = {},
 ): Promise<Probed> {
-  const url = new URL(path, `${target.baseUrl}/`);
-  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
-  const headers: Record<string, string> = Object.fromEntries(target.extraHeaders);
-  const key = options.key === undefined ? target.key : options.key;
-  if (key !== null) headers.authorization = `Bearer ${key}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const auth: Credential = options.key === undefined ? 'main' : options.key === null ? 'none' : { key: options.key, kind: 'candidate' };
   try {
-    const response = await fetch(url, {
-      method,
-      headers,
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-      signal: AbortSignal.timeout(target.timeoutMs),
-    });
-    const text = await response.text();
-    let json: unknown = null;
-    try {
-      json = text === '' ? null : JSON.parse(text);
-    } catch {
-      json = null;
-    }
-    return { status: response.status, headers: response.headers, json };
-  } catch {
-    return { status: 0, headers: new Headers(), json: null };
+    const res = await target.http.send({ method, path, ...(options.query ? { query: options.query } : {}), ...(options.body !== undefined ? { body: options.body } : {}), auth });
+    return { status: res.status, headers: new Headers(res.headers), json: res.json ?? null };
+  } catch (error) {
+    if (error instanceof TransportFailure) return { status: 0, headers: new Headers(), json: null };
+    throw error;
   }
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
 import { DOCUMENT_LIMITS } from '../profile/profile.js';
 import { errorOf, isObject, itemsOf, probe, totalOf, type ProbeTarget } from './probe-http.js';
 
@@ -106,7 +107,11 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
   facts['paths.apiKeyList'] = listItems
     ? probed(listPath, `GET ${listPath} answered 200 with a pagination envelope`)
     : probed(null, `GET ${listPath} answered ${listed.status} without a pagination envelope`);
-  const name = `conformance-init-${randomBytes(4).toString('hex')}`;
+  // Named as the run names its keys, and in the ledger before it exists: `cleanup` finds it.
+  const name = `conformance-${target.runId}-init`;
+  const ledger = (event: LedgerEntry['event'], id: string, note?: string) =>
+    target.ledger.add({ event, kind: 'api_key', id, name, runId: target.runId, baseUrl: target.http.baseUrl, at: new Date().toISOString(), ...(note ? { note } : {}) });
+  ledger('creating', UNKNOWN_ID);
   const created = await probe(target, 'POST', '/api/v1/api_keys', { body: { name } });
   const unknown = (why: string): Facts => ({
     ...facts,
@@ -117,6 +122,7 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
     'apiKeyFields.lastUsedAt': guessed('last_used_at', why),
     'paths.apiKey': guessed('/api/v1/api_keys/{id}', why),
   });
+  if (created.status < 200 || created.status > 299) ledger('not_created', UNKNOWN_ID, `answered ${created.status}`);
   if (created.status < 200 || created.status > 299 || !isObject(created.json)) return unknown(`POST /api/v1/api_keys answered ${created.status}: no key to learn from`);
   const body = created.json;
   const members = Object.entries(body);
@@ -132,6 +138,7 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
   const secret = secretField ? (body[secretField] as string) : null;
   const idField = typeof body.id === 'string' ? 'id' : (members.find(([m, v]) => /id$/i.test(m) && typeof v === 'string')?.[0] ?? null);
   const id = idField ? (body[idField] as string) : null;
+  ledger('created', id ?? UNKNOWN_ID);
   const nameField = members.find(([, v]) => v === name)?.[0] ?? null;
   const afterList = itemsOf(await probe(target, 'GET', listPath, { query: { limit: '10000' } }));
   const listed2 = afterList?.find((item) => idField !== null && item[idField] === id) ?? body;
@@ -143,6 +150,7 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
   facts['apiKeyFields.lastUsedAt'] = lastUsedField ? probed(lastUsedField, `the key's list item has "${lastUsedField}"`) : guessed('last_used_at', 'no member named like last_used in the key list');
   facts.keyPrefix = prefixFact(target.key, secret);
   facts['paths.apiKey'] = await deleteKey(target, id, secret, log);
+  if (facts['paths.apiKey'].value !== null && id) ledger('deleted', id);
   return facts;
 }
 
@@ -160,13 +168,13 @@ function prefixFact(configured: string, created: string | null): Fact {
 async function deleteKey(target: ProbeTarget, id: string | null, secret: string | null, log: (line: string) => void): Promise<Fact> {
   const template = '/api/v1/api_keys/{id}';
   if (!id) {
-    log('  WARNING: the key init created has no id it could delete it by: delete the key named conformance-init-… by hand');
+    log('  WARNING: the key init created has no id it could delete it by: `conformance cleanup` deletes it by its name once it is a day old, or delete it by hand');
     return guessed(template, 'the created key had no id to delete it by');
   }
   const path = template.replace('{id}', encodeURIComponent(id));
   const deleted = await probe(target, 'DELETE', path);
   if (deleted.status < 200 || deleted.status > 299) {
-    log(`  WARNING: DELETE ${path} answered ${deleted.status}: delete the key ${id} (conformance-init-…) by hand`);
+    log(`  WARNING: DELETE ${path} answered ${deleted.status}: the key ${id} is in the ledger, for \`conformance cleanup\` with a key path in the profile, or delete it by hand`);
     return probed(null, `DELETE ${path} answered ${deleted.status}`);
   }
   const revoked = secret ? (await probe(target, 'GET', '/api/v1/workspaces', { key: secret, query: { limit: '1' } })).status : null;

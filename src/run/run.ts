@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Vitest } from 'vitest/node';
@@ -25,6 +25,7 @@ import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '.
 import { inferKeyPrefix } from '../keys/prefix.js';
 import { consoleOutput, type Output } from './output.js';
 import { preflight } from './preflight.js';
+import { newRunId } from './run-id.js';
 import { runSuites } from './suites.js';
 import { openTarget, type Target } from './target.js';
 import { clauseResults, verdictOf } from './verdict.js';
@@ -50,7 +51,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
     const seed = settings.seed ?? randomInt(2 ** 31 - 1);
-    const runId = `${startedAt.toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+    const runId = newRunId(startedAt);
     const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
     const broker = new Broker({
       keyPrefix,

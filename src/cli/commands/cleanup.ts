@@ -3,7 +3,7 @@ import { Ledger, outstandingOf, readLedgerFile, type LedgerEntry } from '../../b
 import { readSettings } from '../../config/settings.js';
 import { ConformanceError } from '../../errors.js';
 import { closeDispatcher, HttpClient } from '../../http/client.js';
-import { Pacer, rateHeaders } from '../../pacing/pacer.js';
+import { ownPacing } from '../../pacing/own-pacing.js';
 import { loadProfile } from '../../profile/profile.js';
 import { deleteKeys, describeCleanup, listKeys } from '../../run/cleanup.js';
 import { DOCUMENT_PROFILE_FILE } from '../../run/target.js';
@@ -32,16 +32,12 @@ export const cleanupCommand: Command = async (args, io) => {
   }
   const baseUrl = settings.baseUrl;
   const { profile } = loadProfile(settings.profileFile ?? DOCUMENT_PROFILE_FILE);
-  const pacer = new Pacer({ perKey: profile.limits.perKeyPerMinute, anonymous: profile.limits.unauthenticatedPerMinute, windowMs: profile.limits.windowSeconds * 1000 });
   const http = new HttpClient({
     baseUrl,
     keys: { main: settings.apiKey, other: null },
     extraHeaders: settings.extraHeaders,
     timeoutMs: settings.timeoutMs,
-    hooks: {
-      acquire: (bucket, anonymous) => pacer.acquire(bucket, anonymous),
-      record: async (e) => pacer.observe(e.bucket, e.auth === 'none', e.response?.status ?? null, rateHeaders(e.response?.headers ?? {}), true),
-    },
+    hooks: ownPacing(profile.limits),
     currentCheck: () => 'cleanup',
   });
   const ledger = new Ledger(settings.ledgerFile);

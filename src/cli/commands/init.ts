@@ -1,7 +1,12 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Ledger } from '../../broker/ledger.js';
 import { readSettings } from '../../config/settings.js';
+import { closeDispatcher, HttpClient } from '../../http/client.js';
+import { ownPacing } from '../../pacing/own-pacing.js';
+import { DOCUMENT_LIMITS } from '../../profile/profile.js';
+import { newRunId } from '../../run/run-id.js';
 import { ConformanceError } from '../../errors.js';
 import { probeFacts, profileOf, type Facts } from '../../init/probe-profile.js';
 import { schemaErrors } from '../../schemas.js';
@@ -14,13 +19,16 @@ const FLAGS = {
   out: { type: 'string' },
   name: { type: 'string' },
   force: { type: 'boolean' },
+  'report-dir': { type: 'string' },
 } as const;
 
 /**
- * `conformance init --base-url URL [--out FILE] [--name NAME] [--force]`: probes the target for
+ * `conformance init --base-url URL [--out FILE] [--name NAME] [--force] [--report-dir DIR]`: probes the target for
  * the facts the document leaves open and writes a profile draft. The profile schema admits no
  * member of our own, so how each fact was learnt goes in a sibling file, `<out>.facts.json`
  * ("probed": the target answered so; "guessed": the usual value, unseen), and on the terminal.
+ * The key it creates to learn the key facts is in the ledger of the report folder like a run's,
+ * so that `cleanup` deletes it if init could not.
  */
 export const initCommand: Command = async (args, io) => {
   let values;
@@ -33,6 +41,7 @@ export const initCommand: Command = async (args, io) => {
     ...(values['base-url'] ? ['--base-url', values['base-url']] : []),
     ...(values.header ?? []).flatMap((h) => ['--header', h]),
     ...(values.timeout ? ['--timeout', values.timeout] : []),
+    ...(values['report-dir'] ? ['--report-dir', values['report-dir']] : []),
   ]);
   if (!settings.baseUrl) throw new ConformanceError('CONF_SETTING_INVALID', 'init needs the target: --base-url URL or CONFORMANCE_BASE_URL');
   const out = resolve(values.out ?? 'profile.draft.json');
@@ -40,10 +49,18 @@ export const initCommand: Command = async (args, io) => {
   if (!values.force && existsSync(out)) throw new ConformanceError('CONF_SETTING_INVALID', `${out} exists: give --force to replace it, or another --out`);
 
   io.out(`init: probing ${settings.baseUrl} for the facts the document leaves open`);
-  const target = { baseUrl: settings.baseUrl, key: settings.apiKey!, timeoutMs: settings.timeoutMs, extraHeaders: settings.extraHeaders };
-  const preflight = await fetchStatus(target.baseUrl);
+  const preflight = await fetchStatus(settings.baseUrl);
   if (preflight === null) throw new ConformanceError('CONF_TARGET_UNREACHABLE', `${settings.baseUrl} does not answer`);
-  const facts = await probeFacts(target, io.out);
+  const http = new HttpClient({
+    baseUrl: settings.baseUrl,
+    keys: { main: settings.apiKey, other: null },
+    extraHeaders: settings.extraHeaders,
+    timeoutMs: settings.timeoutMs,
+    // No profile yet: the document's figures, corrected by the target's headers.
+    hooks: ownPacing(DOCUMENT_LIMITS),
+    currentCheck: () => 'init',
+  });
+  const facts = await probeFacts({ http, key: settings.apiKey!, ledger: new Ledger(settings.ledgerFile), runId: newRunId() }, io.out).finally(closeDispatcher);
   const profile = profileOf(values.name ?? `draft for ${new URL(settings.baseUrl).host}`, facts);
   const problems = schemaErrors('profile', profile);
   if (problems.length > 0) throw new ConformanceError('CONF_SUITE_FAULT', `init built a profile the schema refuses: ${problems.join('; ')}`);
