@@ -67,7 +67,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
         chunks.push(chunk);
       }
       const headers = flattenHeaders(res.headers);
-      const text = decode(Buffer.concat(chunks), headers['content-encoding'], maxBytes).toString('utf8');
+      const text = bodyText(chunks, bytes, headers['content-encoding'], maxBytes);
       exchange.durationMs = Math.round(performance.now() - started);
       const parsed = parseJson(text);
       exchange.response = {
@@ -109,6 +109,16 @@ class BodyTooLarge extends Error {
   constructor(readonly cap: number) {
     super(`response body too large: larger than ${cap} bytes (not read further)`);
   }
+}
+
+/**
+ * The body as text, its chunks joined (no copy when it came in one) and released before the
+ * caller parses the text: a large page is not held three times (chunks, joined, text) at once.
+ */
+function bodyText(chunks: Buffer[], bytes: number, coding: string | undefined, maxBytes: number): string {
+  const joined = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
+  chunks.length = 0;
+  return decode(joined, coding, maxBytes).toString('utf8');
 }
 
 /**

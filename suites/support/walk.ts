@@ -163,8 +163,10 @@ function trackIds(
   for (const item of items) {
     const id = (item as Record<string, unknown> | null)?.[idField];
     if (typeof id !== 'string') continue;
-    if (seen.has(id)) note('PAG-8', `id ${id} appears again on page ${pageNumber} at limit ${limit}: the walk sees it twice`, res);
-    else seen.add(id);
+    // One lookup, not two: the set grows unless the id is already in it.
+    const before = seen.size;
+    seen.add(id);
+    if (seen.size === before) note('PAG-8', `id ${id} appears again on page ${pageNumber} at limit ${limit}: the walk sees it twice`, res);
     if (known && !known.ids.has(id)) note('PAG-8', `id ${id} on page ${pageNumber} at limit ${limit} is not among the ${known.ids.size} ids of the walk at limit ${known.limit}`, res);
   }
 }
