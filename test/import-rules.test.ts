@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { expect, test } from 'vitest';
@@ -46,4 +47,13 @@ test('suites import nothing of the harness but its public face, src/kit.ts', () 
     }
   }
   expect(reaching).toEqual([]);
+});
+
+test('the kit loads outside vitest: the benchmarks walk with its helpers', () => {
+  const loaded = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "await import('./suites/support/walk.ts'); console.log('loaded')"], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(loaded.stderr).toBe('');
+  expect(loaded.stdout.trim()).toBe('loaded');
 });

@@ -27,9 +27,17 @@ const DEFAULT_TIMEOUT_MS = 15 * 60_000;
  * broker link, its client, the key lifecycle's memory) and what the checks of one file share
  * (`t.once`). Nothing is kept in module variables.
  */
-const checkTest = test
-  .extend('workerState', { scope: 'worker' }, async () => new WorkerState(inject('conformance')))
-  .extend('fileShared', { scope: 'file' }, async () => new Shared());
+function checkTest() {
+  return test
+    .extend('workerState', { scope: 'worker' }, async () => new WorkerState(inject('conformance')))
+    .extend('fileShared', { scope: 'file' }, async () => new Shared());
+}
+
+/**
+ * Made at the first `check()`, not when this module loads: the kit's helpers (a walk, a page
+ * judge) are also used outside vitest, by the benchmarks, where there is no runner to extend.
+ */
+let checkTestApi: ReturnType<typeof checkTest> | null = null;
 
 /**
  * Declares one check of one clause. The only way suites define tests: the clause ID prefixes the
@@ -39,7 +47,8 @@ const checkTest = test
 export function check(id: ClauseId, title: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   if (!isClauseId(id)) throw new Error(`unknown clause ${String(id)}`);
   const name = `${id} ${title}`;
-  checkTest(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, fileShared }) => {
+  checkTestApi ??= checkTest();
+  checkTestApi(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, fileShared }) => {
     const run = workerState.run;
     const record: CheckRecord = { clause: id, title, status: 'pass' };
     task.meta.conformance = record;

@@ -99,6 +99,16 @@ export class CheckKeys {
     return key;
   }
 
+  /** A key for the check (see `forCheck`), handed to `use` and discarded afterwards, whatever `use` found. */
+  async using<T>(purpose: string, use: (key: UsableKey) => Promise<T>, options: ForCheckOptions = {}): Promise<T> {
+    const key = await this.forCheck(purpose, options);
+    try {
+      return await use(key);
+    } finally {
+      await this.discard(key);
+    }
+  }
+
   /**
    * Takes charge of whatever a creation request created, also one that should have been refused
    * (no name, no key): candidates for the key are redacted at once, the one that authenticates
