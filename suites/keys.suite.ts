@@ -13,11 +13,14 @@ import {
   findListed,
   KEY_CREATION_PATH,
   keyForCheck,
+  keyName,
   PROBE_PATH,
   readKeyList,
   type CreatedKey,
+  type KeyListPage,
   type UsableKey,
 } from './support/keys.js';
+import { postUnusedKey } from './support/unused-key.js';
 
 // KEY: the API key lifecycle (API document, Other resources; Details and open points; Authentication).
 // Every key a check creates is deleted by the check, and by the run's cleanup when the check
@@ -92,6 +95,48 @@ check(
   },
   WRITES,
 );
+
+check(
+  'KEY-3',
+  'a new key is listed with its last-use member before its first use (null or a time) and after it',
+  async (t) => {
+    const name = keyName(t, 'never-used');
+    const created = await postUnusedKey(t, KEY_CREATION_PATH, name);
+    // The list is read before the key's first request; the key is adopted (its secret found by
+    // using it, redacted, recorded for deletion) whatever the reading met.
+    let before: KeyListPage[] | Error;
+    try {
+      before = await readKeyList(t);
+    } catch (error) {
+      before = error as Error;
+    }
+    const key = await adoptCreatedKey(t, created, name);
+    try {
+      if (before instanceof Error) throw before;
+      if (!key) t.skip(`creating a key answered ${created.status}: KEY-1 judges creation`);
+      ensureLastUseListed(t, before, key!, 'before its first use', await t.runtime.knownSecrets());
+      if (!key!.firstUse.accepted) t.skip(`the new key never authenticated (last answer ${key!.firstUse.last?.status ?? 'none'}): KEY-1 judges that`);
+      // Used now (its first request found its secret): the member is still there, null or a time
+      // (a target may write the time late: KEY-7 waits for it).
+      ensureLastUseListed(t, await readKeyList(t), key!, 'after its first use', await t.runtime.knownSecrets());
+    } finally {
+      await discardKey(t, key);
+    }
+  },
+  WRITES,
+);
+
+/** The key is listed, no list page shows a part of a secret, and its last-use member is there: null or a time. */
+function ensureLastUseListed(t: CheckContext, pages: readonly KeyListPage[], key: CreatedKey, when: string, secrets: { leaks(text: string): boolean }): void {
+  for (const { res } of pages) t.ensure(!secrets.leaks(res.text), 'the key list contains 8 or more consecutive characters of a key secret', res);
+  const listed = findListed(t, pages, key);
+  t.ensure(listed !== null, () => `the key list does not show the key named ${key.name} ${when}`, ...pages.map((p) => p.res));
+  const { lastUsedAt } = t.profile.apiKeyFields;
+  const { item, res } = listed!;
+  t.ensure(lastUsedAt! in item, () => `the listed key has no "${lastUsedAt}" member (its last-use time) ${when}: the list shows each key's last-use time, null for none`, res);
+  const used = item[lastUsedAt!];
+  t.ensure(used === null || (typeof used === 'string' && !Number.isNaN(Date.parse(used))), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(used)} ${when}, neither null nor a time`, res);
+}
 
 check(
   'KEY-5',

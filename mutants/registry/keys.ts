@@ -1,6 +1,7 @@
 import createdKeyTruncated from '../created-key-truncated.js';
 import deletedKeyStillListed from '../deleted-key-still-listed.js';
 import keyEchoedInHeader from '../key-echoed-in-header.js';
+import lastUseOmittedUntilUsed from '../last-use-omitted-until-used.js';
 import lastUsedNeverUpdated from '../last-used-never-updated.js';
 import missingKeyName422 from '../missing-key-name-422.js';
 import newKeyPropagationDelay from '../new-key-propagation-delay.js';
@@ -18,5 +19,6 @@ export const KEY_MUTANTS = {
   'second-delete-200': secondDelete200,
   'deleted-key-still-listed': deletedKeyStillListed,
   'last-used-never-updated': lastUsedNeverUpdated,
+  'last-use-omitted-until-used': lastUseOmittedUntilUsed,
   'missing-key-name-422': missingKeyName422,
 } as const;
