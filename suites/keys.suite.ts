@@ -138,6 +138,74 @@ function ensureLastUseListed(t: CheckContext, pages: readonly KeyListPage[], key
   t.ensure(used === null || (typeof used === 'string' && !Number.isNaN(Date.parse(used))), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(used)} ${when}, neither null nor a time`, res);
 }
 
+/** Item paths of the profile, by the collection whose listed ids (seen by the preflight) fill them. */
+const ITEM_PATHS = { workspace: 'workspaces', governanceModel: 'governanceModels', record: 'records', taxonomy: 'taxonomies', field: 'fields', picklist: 'picklists' } as const;
+
+/** Fills an item path where the preflight saw no id: a 404 is an answer that could leak too. */
+const NO_SUCH_ID = 'conformance-no-such-id';
+
+/** A request KEY-4 makes and what it says of it. */
+interface PathProbe {
+  readonly res: HttpResponse;
+  readonly as: string;
+}
+
+check(
+  'KEY-4',
+  "GET on every path the profile declares and on the key's own path, and HEAD and OPTIONS on the key's paths, show no part of a new key's secret, before and after its deletion",
+  async (t) => {
+    const key = await keyForCheck(t, 'every-path');
+    const deletion = t.run.keyDeletion.path ?? t.profile.paths.apiKey;
+    const own = deletion && key.id ? deletion.replace('{id}', encodeURIComponent(key.id)) : null;
+    const paths = everyPath(t, own);
+    const probes: PathProbe[] = [];
+    let deleted = false;
+    try {
+      // The key acts as its account: it sees everything the account sees, itself in the key list.
+      for (const path of paths) probes.push({ res: await t.http.get(path, { auth: asCreated(key) }), as: 'with the new key' });
+      // HEAD and OPTIONS only where the key itself lives: a target may refuse both (404, 405); only the secret counts.
+      for (const path of [own, t.profile.paths.apiKeyList ?? KEY_CREATION_PATH].filter((p): p is string => p !== null)) {
+        for (const method of ['HEAD', 'OPTIONS']) probes.push({ res: await t.http.send({ method, path, auth: asCreated(key) }), as: 'with the new key' });
+      }
+      if (own) {
+        const res = await deleteKey(t, key);
+        deleted = res.status >= 200 && res.status < 300;
+      }
+      if (deleted) {
+        for (const path of paths) probes.push({ res: await t.http.get(path), as: 'with the main key after the new key was deleted' });
+        probes.push({ res: await t.http.get(own!, { auth: asCreated(key) }), as: 'with the deleted key' });
+      }
+    } finally {
+      if (!deleted) await discardKey(t, key);
+    }
+    const secrets = await t.runtime.knownSecrets();
+    const leaking = probes.filter(({ res }) => secrets.leaks(res.text) || secrets.leaks(Object.values(res.headers).join('\n')));
+    const where = ({ res, as }: PathProbe) => `[${res.exchange.request.method}] ${new URL(res.exchange.request.url).pathname} ${as} (${res.status})`;
+    const more = leaking.length > 1 ? ` (and ${leaking.length - 1} more response(s))` : '';
+    t.ensure(leaking.length === 0, () => `${where(leaking[0]!)} contains 8 or more consecutive characters of a key secret${more}`, ...leaking.slice(0, 3).map((p) => p.res));
+    if (!deleted) t.skip(own ? 'the key could not be deleted: KEY-5 judges deletion; no part of its secret was shown while it lived' : 'the key cannot be deleted here (no key path or key id): no part of its secret was shown while it lived');
+  },
+  WRITES,
+);
+
+/**
+ * Every path KEY-4 asks with GET: the document's lists and creation paths, each path the profile
+ * declares (an item path filled with an id the preflight listed), the key's own path and the
+ * forbidden probe's path.
+ */
+function everyPath(t: CheckContext, own: string | null): string[] {
+  const out = new Set<string>(['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', '/api/v1/submissions', KEY_CREATION_PATH]);
+  for (const [name, template] of Object.entries(t.profile.paths)) {
+    if (!template || name === 'apiKey') continue;
+    const collection = ITEM_PATHS[name as keyof typeof ITEM_PATHS];
+    const id = collection ? (t.run.preflight.collections[collection]?.ids[0] ?? NO_SUCH_ID) : NO_SUCH_ID;
+    out.add(template.replace('{id}', encodeURIComponent(id)));
+  }
+  if (own) out.add(own);
+  if (t.profile.forbiddenProbe) out.add(t.profile.forbiddenProbe.path);
+  return [...out];
+}
+
 check(
   'KEY-5',
   'a deleted key is 401 authentication_error on the very next request, and a second later',
