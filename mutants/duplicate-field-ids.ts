@@ -5,7 +5,7 @@ import { isEnvelope, pathOf, rewriteJson } from './support.js';
 export default defineMutant({
   description: 'repeats the first field\'s id on the second field of the field list',
   breaks: { 'RES-6': 'warn' },
-  collateral: ['RES-5', 'PAG-8'],
+  collateral: ['RES-5', 'RES-7', 'PAG-8'],
   modify: (reference) => {
     const fields = reference.state.profile.paths.fields;
     rewriteJson(reference, (body, req) => {

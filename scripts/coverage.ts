@@ -1,7 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLAUSES_WITHOUT_MUTANT, KNOWN_SURVIVORS, MUTANTS, type MutantName } from '../mutants/index.js';
-import { CLAUSE_IDS, CLAUSES, type ClauseId } from '../src/clauses/catalogue.js';
+import { referenceProfile } from '../reference/server.js';
+import { CLAUSE_IDS, CLAUSES, FAMILIES, familyOf, type ClauseId } from '../src/clauses/catalogue.js';
+import { CHECK_DIMENSIONS, CLAUSE_SCOPE, EVERY_ENDPOINT, VOCABULARY, type CheckDimensions, type Dimension } from '../suites/dimensions.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
 import { readReport, runCli } from '../test/support/cli.js';
@@ -14,7 +18,7 @@ export function mutantsFor(id: ClauseId): MutantName[] {
 }
 
 /** docs/coverage.md: clause → checks → mutants that prove the checks can fail. */
-export function renderCoverage(report: ConformanceDocument): string {
+export function renderCoverage(report: ConformanceDocument, exchanges: readonly TappedExchange[]): string {
   const rows = CLAUSE_IDS.map((id) => {
     const clause = report.clauses.find((c) => c.id === id);
     const checks = [...new Set((clause?.checks ?? []).map((c) => c.title))];
@@ -35,7 +39,159 @@ export function renderCoverage(report: ConformanceDocument): string {
     '|---|---|---|---|',
     ...rows,
     '',
+    ...renderDimensions(report, exchanges),
   ].join('\n');
+}
+
+/** One exchange of the coverage run as `scripts/support/exchange-tap.mjs` writes it. */
+export interface TappedExchange {
+  readonly check: string;
+  readonly method: string;
+  readonly path: string;
+  readonly credential: string;
+}
+
+type Spans = Record<Dimension, Set<string>>;
+const DIMENSIONS = Object.keys(VOCABULARY) as Dimension[];
+const emptySpans = (): Spans => Object.fromEntries(DIMENSIONS.map((d) => [d, new Set<string>()])) as Spans;
+const addAll = (into: Spans, from: Spans) => DIMENSIONS.forEach((d) => from[d].forEach((v) => into[d].add(v)));
+
+/**
+ * The endpoint of a request path, as VOCABULARY.endpoints names it: the document's list and
+ * creation paths and the reference profile's paths (the coverage run's), `{id}` for an id.
+ */
+export function endpointOf(path: string): string {
+  if (path === ENDPOINTS.forbidden) return 'forbidden probe';
+  return ENDPOINTS.templates.find(({ pattern }) => pattern.test(path))?.label ?? 'other paths';
+}
+
+const ENDPOINTS = (() => {
+  const profile = referenceProfile();
+  const paths = ['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', '/api/v1/submissions', '/api/v1/api_keys', ...Object.values(profile.paths)];
+  const templates = paths
+    .filter((template): template is string => template !== null)
+    .map((template) => ({
+      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace('{id}', '[^/]+')}$`),
+      label: template.replace(/^\/api\/v1\//, ''),
+    }));
+  return { forbidden: profile.forbiddenProbe?.path ?? null, templates };
+})();
+
+/** The declaration of a check: its exact title, else the one pattern (`*`: any text) it matches. */
+function declaredFor(title: string): CheckDimensions {
+  const exact = CHECK_DIMENSIONS[title];
+  if (exact) return exact;
+  const matching = Object.keys(CHECK_DIMENSIONS).filter((key) => key.includes('*') && patternOf(key).test(title));
+  if (matching.length !== 1) throw new Error(`suites/dimensions.ts: the check "${title}" matches ${matching.length === 0 ? 'no entry' : `${matching.length} patterns (${matching.join(' | ')})`}`);
+  return CHECK_DIMENSIONS[matching[0]!]!;
+}
+
+function patternOf(key: string): RegExp {
+  return new RegExp(`^${key.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+/**
+ * The dimension table: for each family, what its checks span, from the exchanges each made (or
+ * judged) and their declarations; then each value a clause's sentence covers that no check of
+ * the clause visits.
+ */
+export function renderDimensions(report: ConformanceDocument, exchanges: readonly TappedExchange[]): string[] {
+  const checks = report.clauses.flatMap((clause) => clause.checks.map((c) => ({ clause: c.clause, title: c.title })));
+  const titles = new Set(checks.map((c) => c.title));
+  const stale = Object.keys(CHECK_DIMENSIONS).filter((key) => (key.includes('*') ? ![...titles].some((title) => patternOf(key).test(title)) : !titles.has(key)));
+  if (stale.length > 0) throw new Error(`suites/dimensions.ts declares checks that do not exist: ${stale.join(' | ')}`);
+
+  const observed = (rows: readonly TappedExchange[]): Spans => {
+    const spans = emptySpans();
+    for (const row of rows) {
+      spans.endpoints.add(endpointOf(row.path));
+      spans.methods.add(row.method);
+      spans.credentials.add(row.credential);
+    }
+    return spans;
+  };
+  const ownRows = new Map<string, TappedExchange[]>();
+  for (const row of exchanges) ownRows.set(row.check, [...(ownRows.get(row.check) ?? []), row]);
+  const own = (c: { clause: ClauseId; title: string }) => observed(ownRows.get(`${c.clause} ${c.title}`) ?? []);
+
+  // A check's own span: its exchanges and its declaration. A judge's: its own and, beside, the
+  // spans of the checks whose exchanges it judges (the whole run's, preflight included, for 'run').
+  const base = new Map(checks.map((c) => {
+    const declared = declaredFor(c.title);
+    const spans = own(c);
+    declared.states?.forEach((v) => spans.states.add(v));
+    declared.values?.forEach((v) => spans.values.add(v));
+    return [`${c.clause} ${c.title}`, spans] as const;
+  }));
+  const everything = observed(exchanges.filter((row) => row.check === 'preflight'));
+  for (const spans of base.values()) addAll(everything, spans);
+  const byClause = new Map<ClauseId, { own: Spans; judged: Spans }>();
+  for (const c of checks) {
+    const judges = declaredFor(c.title).judges;
+    const judged = emptySpans();
+    if (judges === 'run') addAll(judged, everything);
+    else for (const other of checks.filter((o) => judges?.includes(o.clause))) addAll(judged, base.get(`${other.clause} ${other.title}`)!);
+    const clause = byClause.get(c.clause) ?? { own: emptySpans(), judged: emptySpans() };
+    addAll(clause.own, base.get(`${c.clause} ${c.title}`)!);
+    addAll(clause.judged, judged);
+    byClause.set(c.clause, clause);
+  }
+
+  const ordered = (d: Dimension, values: Iterable<string>) => {
+    const order: readonly string[] = VOCABULARY[d];
+    const rank = (v: string) => (order.includes(v) ? order.indexOf(v) : order.length);
+    return [...values].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  };
+  const isEndpoint = (v: string) => (EVERY_ENDPOINT as readonly string[]).includes(v);
+  const list = (d: Dimension, values: Set<string>, already: Set<string>) => {
+    const all = ordered(d, values);
+    if (d !== 'endpoints' || !all.some(isEndpoint) || !EVERY_ENDPOINT.every((e) => values.has(e) || already.has(e))) return all.join(', ');
+    return [already.size === 0 ? 'every endpoint' : 'every other endpoint', ...all.filter((v) => !isEndpoint(v))].join(', ');
+  };
+  // What the family's checks visit themselves; after "judged:", what they only judge, made by others.
+  const cell = (d: Dimension, own: Set<string>, judged: Set<string>) => {
+    const more = new Set([...judged].filter((v) => !own.has(v)));
+    const parts = [own.size > 0 ? list(d, own, new Set()) : '–', ...(more.size > 0 ? [`judged: ${list(d, more, own)}`] : [])];
+    return parts.join('<br>');
+  };
+  const gapsOf = (id: ClauseId): string[] => {
+    const spans = byClause.get(id);
+    const visited = (d: Dimension, v: string) => spans !== undefined && (spans.own[d].has(v) || spans.judged[d].has(v));
+    return DIMENSIONS.flatMap((d) => (CLAUSE_SCOPE[id]?.[d] ?? []).filter((v) => !visited(d, v)));
+  };
+
+  let total = 0;
+  const rows = FAMILIES.map((family) => {
+    const ids = CLAUSE_IDS.filter((id) => familyOf(id) === family);
+    const own = emptySpans();
+    const judged = emptySpans();
+    for (const id of ids) {
+      addAll(own, byClause.get(id)?.own ?? emptySpans());
+      addAll(judged, byClause.get(id)?.judged ?? emptySpans());
+    }
+    const gaps = ids.flatMap((id) => {
+      const missing = gapsOf(id);
+      total += missing.length;
+      return missing.length === 0 ? [] : [`${id}: ${missing.join(', ')}`];
+    });
+    return `| ${family} | ${DIMENSIONS.map((d) => cell(d, own[d], judged[d])).join(' | ')} | ${gaps.length === 0 ? 'none' : gaps.join('<br>')} |`;
+  });
+  return [
+    '## Dimensions',
+    '',
+    'What the checks of each family span, from the same run. Endpoints, methods and credentials come from',
+    'the exchanges each check made; resource states and value classes from what each check declares in',
+    '`suites/dimensions.ts`. After "judged:", what a family\'s checks only judge in exchanges others made',
+    '(the run-wide checks judge every exchange of the run). `suites/dimensions.ts` also says what each',
+    'clause\'s sentence covers: a value it covers that no check of the clause visits or judges is a gap.',
+    '',
+    `${total} gap(s).`,
+    '',
+    `| family | ${DIMENSIONS.join(' | ')} | gaps |`,
+    `|${'---|'.repeat(DIMENSIONS.length + 2)}`,
+    ...rows,
+    '',
+  ];
 }
 
 /**
@@ -53,11 +209,23 @@ export function renderEstimates(report: ConformanceDocument): string {
 
 /** Runs the suite against the embedded reference and renders both generated files. */
 export async function generateCoverage(): Promise<{ coverage: string; estimates: string }> {
-  const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS)]);
-  if (result.exitCode !== 0) throw new Error(`the reference run was not conformant: ${result.stderr || result.stdout}`);
-  const report = readReport(result);
-  return { coverage: renderCoverage(report), estimates: renderEstimates(report) };
+  // The exchanges of the run, as the tap preloaded into the CLI's process writes them at exit.
+  const scratch = mkdtempSync(join(tmpdir(), 'coverage-tap-'));
+  const tapFile = join(scratch, 'exchanges.json');
+  try {
+    const tap = `--import=${pathToFileURL(TAP).href}`;
+    const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS)], { EXCHANGE_TAP_FILE: tapFile, NODE_OPTIONS: [process.env.NODE_OPTIONS, tap].filter(Boolean).join(' ') });
+    if (result.exitCode !== 0) throw new Error(`the reference run was not conformant: ${result.stderr || result.stdout}`);
+    const report = readReport(result);
+    const exchanges = JSON.parse(readFileSync(tapFile, 'utf8')) as TappedExchange[];
+    if (exchanges.length === 0) throw new Error('the exchange tap recorded nothing: has Broker.record moved?');
+    return { coverage: renderCoverage(report, exchanges), estimates: renderEstimates(report) };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
+
+const TAP = fileURLToPath(new URL('./support/exchange-tap.mjs', import.meta.url));
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const generated = await generateCoverage();

@@ -13,6 +13,7 @@ export { snippet, type Attempt, type CheckContext, type CheckSecrets, type Prope
 export type { CreatedKey, KeyListPage, UsableKey } from './check/keys.js';
 export { idsOf, spread, type Envelope } from './check/lists.js';
 export type { RunContext } from './run/context.js';
+export type { ClauseId } from './clauses/catalogue.js';
 
 // What requests and responses look like.
 export type { Credential, HttpResponse } from './http/client.js';

@@ -1,4 +1,4 @@
-import { check, sleep, type CheckContext, type HttpResponse, errorOf, hasValueAnywhere, KEY_CREATION_PATH, PROBE_PATH, type CreatedKey, type UsableKey } from '../src/kit.js';
+import { check, sleep, type CheckContext, type HttpResponse, errorOf, hasValueAnywhere, KEY_CREATION_PATH, PROBE_PATH, type CreatedKey, type KeyListPage, type UsableKey } from '../src/kit.js';
 
 // KEY: the API key lifecycle (API document, Other resources; Details and open points; Authentication).
 // Every key a check creates is deleted by the check, and by the run's cleanup when the check
@@ -59,15 +59,116 @@ check(
       const { name, lastUsedAt } = t.profile.apiKeyFields;
       const { item, res } = listed!;
       t.ensure(item[name!] === key.name, () => `the listed key's "${name}" is ${JSON.stringify(item[name!])}, expected ${JSON.stringify(key.name)}`, res);
-      t.ensure(lastUsedAt! in item, () => `the listed key has no "${lastUsedAt}" member (its last-use time)`, res);
-      const used = item[lastUsedAt!];
-      t.ensure(used === null || (typeof used === 'string' && !Number.isNaN(Date.parse(used))), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(used)}, not a time`, res);
+      // A list that leaves null members out shows no member until the time is written, which may
+      // be late (KEY-7): only a member still missing when the use must show is a missing time.
+      const shown = lastUsedAt! in item ? { value: item[lastUsedAt!], res } : await lastUseUntil(t, key, (value) => value !== undefined);
+      t.ensure(shown.value !== undefined, () => `the listed key has no "${lastUsedAt}" member (its last-use time), ${LAST_USE_SETTLE_MS / 1000} s after its use`, shown.res);
+      t.ensure(isTimeOrNull(shown.value), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(shown.value)}, not a time`, shown.res);
     } finally {
       await t.keys.discard(key);
     }
   },
   WRITES,
 );
+
+check(
+  'KEY-3',
+  'a key never used is listed too, before its first use, its last-use time null, a time or not shown yet',
+  async (t) => {
+    const { name, res: created } = await t.keys.post('never-used');
+    // The list is read before the key's first request; the key is adopted (its secret found by
+    // using it, redacted, recorded for deletion) whatever the reading met.
+    const before = await t.attempt(() => t.keys.list());
+    const key = await t.keys.adopt(created, name);
+    try {
+      if (before.outcome !== 'done') return before.rethrow();
+      if (!key) t.skip(`creating a key answered ${created.status}: KEY-1 judges creation`);
+      const secrets = await t.secrets.known();
+      for (const { res } of before.value) t.ensure(!secrets.leaks(res.text), 'the key list contains 8 or more consecutive characters of a key secret', res);
+      const listed = t.keys.findListed(before.value, key!);
+      t.ensure(listed !== null, () => `the key list does not show the key named ${key!.name} before its first use: it shows each key`, ...before.value.map((p) => p.res));
+      // A key never used has no last-use time: null and no member at all both say so.
+      const { lastUsedAt } = t.profile.apiKeyFields;
+      const value = listed!.item[lastUsedAt!];
+      t.ensure(value === undefined || isTimeOrNull(value), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(value)} before its first use, neither null nor a time`, listed!.res);
+    } finally {
+      await t.keys.discard(key);
+    }
+  },
+  WRITES,
+);
+
+function isTimeOrNull(value: unknown): boolean {
+  return value === null || (typeof value === 'string' && !Number.isNaN(Date.parse(value)));
+}
+
+/** Item paths of the profile, by the collection whose listed ids (seen by the preflight) fill them. */
+const ITEM_PATHS = { workspace: 'workspaces', governanceModel: 'governanceModels', record: 'records', taxonomy: 'taxonomies', field: 'fields', picklist: 'picklists' } as const;
+
+/** Fills an item path where the preflight saw no id: a 404 is an answer that could leak too. */
+const NO_SUCH_ID = 'conformance-no-such-id';
+
+/** A request KEY-4 makes and what it says of it. */
+interface PathProbe {
+  readonly res: HttpResponse;
+  readonly as: string;
+}
+
+check(
+  'KEY-4',
+  "GET on every path the profile declares and on the key's own path, and HEAD and OPTIONS on the key's paths, show no part of a new key's secret, before and after its deletion",
+  async (t) => {
+    const key = await t.keys.forCheck('every-path');
+    const deletion = t.run.keyDeletion.path ?? t.profile.paths.apiKey;
+    const own = deletion && key.id ? deletion.replace('{id}', encodeURIComponent(key.id)) : null;
+    const paths = everyPath(t, own);
+    const probes: PathProbe[] = [];
+    let deleted = false;
+    try {
+      // The key acts as its account: it sees everything the account sees, itself in the key list.
+      for (const path of paths) probes.push({ res: await t.http.get(path, { auth: t.keys.credential(key) }), as: 'with the new key' });
+      // HEAD and OPTIONS only where the key itself lives: a target may refuse both (404, 405); only the secret counts.
+      for (const path of [own, t.profile.paths.apiKeyList ?? KEY_CREATION_PATH].filter((p): p is string => p !== null)) {
+        for (const method of ['HEAD', 'OPTIONS']) probes.push({ res: await t.http.send({ method, path, auth: t.keys.credential(key) }), as: 'with the new key' });
+      }
+      if (own) {
+        const res = await t.keys.delete(key);
+        deleted = res.status >= 200 && res.status < 300;
+      }
+      if (deleted) {
+        for (const path of paths) probes.push({ res: await t.http.get(path), as: 'with the main key after the new key was deleted' });
+        probes.push({ res: await t.http.get(own!, { auth: t.keys.credential(key) }), as: 'with the deleted key' });
+      }
+    } finally {
+      if (!deleted) await t.keys.discard(key);
+    }
+    const secrets = await t.secrets.known();
+    const leaking = probes.filter(({ res }) => secrets.leaks(res.text) || secrets.leaks(Object.values(res.headers).join('\n')));
+    const where = ({ res, as }: PathProbe) => `[${res.exchange.request.method}] ${new URL(res.exchange.request.url).pathname} ${as} (${res.status})`;
+    const more = leaking.length > 1 ? ` (and ${leaking.length - 1} more response(s))` : '';
+    t.ensure(leaking.length === 0, () => `${where(leaking[0]!)} contains 8 or more consecutive characters of a key secret${more}`, ...leaking.slice(0, 3).map((p) => p.res));
+    if (!deleted) t.skip(own ? 'the key could not be deleted: KEY-5 judges deletion; no part of its secret was shown while it lived' : 'the key cannot be deleted here (no key path or key id): no part of its secret was shown while it lived');
+  },
+  WRITES,
+);
+
+/**
+ * Every path KEY-4 asks with GET: the document's lists and creation paths, each path the profile
+ * declares (an item path filled with an id the preflight listed), the key's own path and the
+ * forbidden probe's path.
+ */
+function everyPath(t: CheckContext, own: string | null): string[] {
+  const out = new Set<string>(['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', '/api/v1/submissions', KEY_CREATION_PATH]);
+  for (const [name, template] of Object.entries(t.profile.paths)) {
+    if (!template || name === 'apiKey') continue;
+    const collection = ITEM_PATHS[name as keyof typeof ITEM_PATHS];
+    const id = collection ? (t.run.preflight.collections[collection]?.ids[0] ?? NO_SUCH_ID) : NO_SUCH_ID;
+    out.add(template.replace('{id}', encodeURIComponent(id)));
+  }
+  if (own) out.add(own);
+  if (t.profile.forbiddenProbe) out.add(t.profile.forbiddenProbe.path);
+  return [...out];
+}
 
 check(
   'KEY-5',

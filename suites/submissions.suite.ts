@@ -1,7 +1,7 @@
 import { check, snippet, type CheckContext, type HttpResponse, errorOf, idsOf, type Envelope } from '../src/kit.js';
 import fc from 'fast-check';
 import { INVALID_SUBMISSION_KINDS, invalidSubmission, type InvalidSubmission, type InvalidSubmissionKind } from './arbitraries/invalidSubmission.js';
-import { rowData, type RowData } from './arbitraries/rowData.js';
+import { BOUNDARY_ROWS, rowData, type RowData } from './arbitraries/rowData.js';
 import { hasIndex, names, submissionId, submit, tagged, taxonomyIds, validSubmission, workspaceIds, type ValidSubmission } from './support/submissions.js';
 
 // SUB: submissions (API document, Submission; Operations; Details and open points). Every check
@@ -140,6 +140,20 @@ function judgeWellFormed(t: CheckContext, res: HttpResponse, what: string): void
 }
 
 const bodyOf = (valid: ValidSubmission, rows: readonly RowData[], t: CheckContext) => ({ ...valid.body, rows: rows.map((data) => ({ data: tagged(t, data) })) });
+
+check(
+  'SUB-5',
+  'rows at the boundaries of data (empty data objects alone and beside filled ones, empty arrays, empty strings and nulls inside, the deepest nesting and longest string generated) never get a 5xx, and get 201 where any data object is accepted',
+  async (t) => {
+    const valid = validSubmission(t);
+    for (const { what, rows } of BOUNDARY_ROWS) {
+      // An empty data object is the case itself: the run's tag goes only in rows that have members.
+      const body = { ...valid.body, rows: rows.map((data) => ({ data: Object.keys(data).length === 0 ? {} : tagged(t, data) })) };
+      judgeWellFormed(t, await submit(t, body, valid.query), what);
+    }
+  },
+  { writes: true },
+);
 
 check(
   'SUB-5',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { INVALID_SUBMISSION_KINDS, invalidSubmission } from '../suites/arbitraries/invalidSubmission.js';
-import { rowData } from '../suites/arbitraries/rowData.js';
+import { BOUNDARY_ROWS, ROW_DATA_BOUNDS, rowData } from '../suites/arbitraries/rowData.js';
 
 // The generators behind SUB-2, SUB-3 and SUB-5: what they produce must be what the checks claim,
 // or a finding would blame the target for the generator's mistake.
@@ -42,6 +42,39 @@ describe('rowData', () => {
       }),
       { numRuns: 300, seed: 11 },
     );
+  });
+});
+
+describe('BOUNDARY_ROWS', () => {
+  const texts = BOUNDARY_ROWS.map(({ rows }) => JSON.stringify(rows));
+  const depth = (value: unknown): number => (typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depth)) : 0);
+  const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : typeof value === 'object' && value !== null ? Object.values(value).flatMap(strings) : []);
+
+  test('are rows of JSON objects that survive a JSON round trip, with no lone surrogate', () => {
+    for (const { rows } of BOUNDARY_ROWS) {
+      expect(rows.length).toBeGreaterThan(0);
+      for (const data of rows) expect(isObject(data)).toBe(true);
+      expect(JSON.parse(JSON.stringify(rows))).toEqual(rows);
+    }
+    for (const text of texts) expect(text.match(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/)).toBeNull();
+  });
+
+  test('reach exactly the bounds of rowData: its deepest member and its longest string', () => {
+    const rows = BOUNDARY_ROWS.flatMap((b) => b.rows);
+    // The deep member sits in data: one level more than the member itself.
+    expect(Math.max(...rows.map(depth))).toBe(ROW_DATA_BOUNDS.maxDepth + 1);
+    expect(Math.max(...rows.flatMap(strings).map((s) => s.length))).toBe(ROW_DATA_BOUNDS.maxStringLength);
+    const generated = fc.sample(rowData(), { seed: 1, numRuns: 400 });
+    expect(Math.max(...generated.map(depth))).toBeLessThanOrEqual(ROW_DATA_BOUNDS.maxDepth + 1);
+    expect(Math.max(...generated.flatMap(strings).map((s) => s.length))).toBeLessThanOrEqual(ROW_DATA_BOUNDS.maxStringLength);
+  });
+
+  test('hold empty data objects alone, together and beside filled ones, and empty values inside data', () => {
+    expect(texts).toContain('[{}]');
+    expect(texts).toContain('[{},{},{}]');
+    expect(BOUNDARY_ROWS.some(({ rows }) => rows.some((d) => Object.keys(d).length === 0) && rows.some((d) => Object.keys(d).length > 0))).toBe(true);
+    expect(texts.some((s) => s.includes('[]') && s.includes('{}'))).toBe(true);
+    expect(texts.some((s) => s.includes('""') && s.includes('null') && s.includes('"":'))).toBe(true);
   });
 });
 

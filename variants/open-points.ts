@@ -24,6 +24,7 @@ export const OPEN_POINTS = {
   'rate-algorithm': { section: 'Limits', text: 'How a window is kept: fixed from the first request, aligned on the clock, sliding, a token bucket (not stated)' },
   'rate-ceiling': { section: 'Limits', text: "A dedicated deployment's own per-key ceiling (declared in the profile)" },
   'last-use-timing': { section: 'Other resources', text: 'When the last-use time is written (not stated)' },
+  'key-last-use-none': { section: 'Other resources', text: 'How the key list shows that a key was never used: a null last-use time or no member (not stated)' },
   'key-propagation': { section: 'Details and open points', text: 'How soon a new key takes effect (not stated; KEY-1 allows 10 s)' },
   'empty-values': { section: 'Errors, rule 1', text: 'Whether an empty value is missing, invalid, or a reference to nothing (not stated)' },
   'malformed-body-status': { section: 'Errors', text: 'The status of a body that is not valid JSON: 400 or 422 (not stated)' },

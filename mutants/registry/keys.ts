@@ -1,6 +1,8 @@
 import createdKeyTruncated from '../created-key-truncated.js';
 import deletedKeyStillListed from '../deleted-key-still-listed.js';
 import keyEchoedInHeader from '../key-echoed-in-header.js';
+import keyShownOnRetrieval from '../key-shown-on-retrieval.js';
+import unusedKeysUnlisted from '../unused-keys-unlisted.js';
 import lastUsedNeverUpdated from '../last-used-never-updated.js';
 import missingKeyName422 from '../missing-key-name-422.js';
 import newKeyPropagationDelay from '../new-key-propagation-delay.js';
@@ -14,9 +16,11 @@ export const KEY_MUTANTS = {
   'new-key-propagation-delay': newKeyPropagationDelay,
   'secret-tail-in-key-list': secretTailInKeyList,
   'key-echoed-in-header': keyEchoedInHeader,
+  'key-shown-on-retrieval': keyShownOnRetrieval,
   'revoked-key-grace': revokedKeyGrace,
   'second-delete-200': secondDelete200,
   'deleted-key-still-listed': deletedKeyStillListed,
   'last-used-never-updated': lastUsedNeverUpdated,
+  'unused-keys-unlisted': unusedKeysUnlisted,
   'missing-key-name-422': missingKeyName422,
 } as const;

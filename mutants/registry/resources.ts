@@ -1,3 +1,4 @@
+import catalogueRetrievalDropsNulls from '../catalogue-retrieval-drops-nulls.js';
 import duplicateFieldIds from '../duplicate-field-ids.js';
 import governanceModelDescriptionOmitted from '../governance-model-description-omitted.js';
 import picklistRetrievalMissing from '../picklist-retrieval-missing.js';
@@ -15,4 +16,5 @@ export const RESOURCE_MUTANTS = {
   'picklist-retrieval-missing': picklistRetrievalMissing,
   'duplicate-field-ids': duplicateFieldIds,
   'retrieval-stale-name': retrievalStaleName,
+  'catalogue-retrieval-drops-nulls': catalogueRetrievalDropsNulls,
 } as const;

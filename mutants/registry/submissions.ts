@@ -1,5 +1,6 @@
 import dataNotObjectAccepted from '../data-not-object-accepted.js';
 import deepNesting500 from '../deep-nesting-500.js';
+import emptyData500 from '../empty-data-500.js';
 import nonBmp500 from '../non-bmp-500.js';
 import rowPathWithoutIndex from '../row-path-without-index.js';
 import rowsNotArrayAccepted from '../rows-not-array-accepted.js';
@@ -14,6 +15,7 @@ export const SUBMISSION_MUTANTS = {
   'data-not-object-accepted': dataNotObjectAccepted,
   'non-bmp-500': nonBmp500,
   'deep-nesting-500': deepNesting500,
+  'empty-data-500': emptyData500,
   'submission-filters-ignored': submissionFiltersIgnored,
   'submission-total-ignores-filter': submissionTotalIgnoresFilter,
   'submission-created-200': submissionCreated200,

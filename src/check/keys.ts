@@ -62,13 +62,7 @@ export class CheckKeys {
    */
   async create(purpose: string): Promise<UsableKey> {
     const { t } = this;
-    const { noKeys } = t.run.keyDeletion;
-    if (noKeys) t.notApplicable(noKeys);
-    const name = this.name(purpose);
-    // Announced first: a run killed before the answer is recorded still lets `cleanup` find the key.
-    await this.#ledger('creating', UNKNOWN_ID, name);
-    const res = await t.http.post(KEY_CREATION_PATH, { name });
-    if (res.status < 200 || res.status >= 300) await this.#ledger('not_created', UNKNOWN_ID, name, `answered ${res.status}`);
+    const { name, res } = await this.post(purpose);
     const adopted = await this.adopt(res, name);
     t.ensure(res.status >= 200 && res.status < 300, () => `[POST] ${KEY_CREATION_PATH} with a name answered ${res.status}, expected 2xx`, res);
     const member = t.profile.apiKeyFields.secret;
@@ -80,6 +74,23 @@ export class CheckKeys {
       ...(last ? [last] : []),
     );
     return adopted as UsableKey;
+  }
+
+  /**
+   * Asks for a key and leaves it unused (KEY-3 lists a key before its first use). Announced in the
+   * ledger first, a refusal recorded. The caller must `adopt` the response whatever happens in
+   * between: until then the new secret is neither redacted nor deleted at the end.
+   */
+  async post(purpose: string): Promise<{ name: string; res: HttpResponse }> {
+    const { t } = this;
+    const { noKeys } = t.run.keyDeletion;
+    if (noKeys) t.notApplicable(noKeys);
+    const name = this.name(purpose);
+    // Announced first: a run killed before the answer is recorded still lets `cleanup` find the key.
+    await this.#ledger('creating', UNKNOWN_ID, name);
+    const res = await t.http.post(KEY_CREATION_PATH, { name });
+    if (res.status < 200 || res.status >= 300) await this.#ledger('not_created', UNKNOWN_ID, name, `answered ${res.status}`);
+    return { name, res };
   }
 
   /**

@@ -32,9 +32,12 @@ export type Json = null | boolean | number | string | Json[] | RowData;
 export interface RowDataOptions {
   /** Depth of the deliberately deep member (objects and arrays alternating). @default 24 */
   readonly maxDepth?: number;
-  /** Characters of the longest string. @default 8192 */
+  /** Characters (UTF-16 code units) of the longest string. @default 8192 */
   readonly maxStringLength?: number;
 }
+
+/** What `rowData()` generates at most by default: the deepest member and the longest string. */
+export const ROW_DATA_BOUNDS = { maxDepth: 24, maxStringLength: 8192 } as const;
 
 /** Locales whose fakers write in different scripts: Arabic, Bengali, Thaana, Greek, Hebrew, ... */
 const FAKERS: readonly Faker[] = [fakerEN, fakerAR, fakerBN_BD, fakerDV, fakerEL, fakerHE, fakerHY, fakerJA, fakerKA_GE, fakerKO, fakerNE, fakerRU, fakerTA_IN, fakerTH, fakerUR, fakerVI, fakerZH_CN];
@@ -124,13 +127,16 @@ function longText(maxLength: number): fc.Arbitrary<string> {
   return fc.tuple(fc.oneof(scriptText, emojiText), fc.integer({ min: 256, max: Math.max(256, maxLength) })).map(([unit, length]) => unit.repeat(Math.max(1, Math.ceil(length / unit.length))).slice(0, length).replace(/[\uD800-\uDBFF]$/, ''));
 }
 
-/** Objects and arrays alternating, `depth` levels down, with a value at the bottom. */
+/** Objects and arrays alternating, `depth` levels down, with `bottom` at the bottom. */
+export function nestedValue(depth: number, bottom: Json): Json {
+  let value: Json = bottom;
+  for (let level = depth; level > 0; level--) value = level % 2 === 0 ? [value] : { level, value };
+  return value;
+}
+
+/** Objects and arrays alternating, up to `maxDepth` levels down, with a value at the bottom. */
 function deep(maxDepth: number): fc.Arbitrary<Json> {
-  return fc.tuple(fc.integer({ min: 1, max: maxDepth }), leaf).map(([depth, bottom]) => {
-    let value: Json = bottom;
-    for (let level = depth; level > 0; level--) value = level % 2 === 0 ? [value] : { level, value };
-    return value;
-  });
+  return fc.tuple(fc.integer({ min: 1, max: maxDepth }), leaf).map(([depth, bottom]) => nestedValue(depth, bottom));
 }
 
 /**
@@ -138,7 +144,7 @@ function deep(maxDepth: number): fc.Arbitrary<Json> {
  * member, or nothing at all (`{}` is a valid object).
  */
 export function rowData(options: RowDataOptions = {}): fc.Arbitrary<RowData> {
-  const { maxDepth = 24, maxStringLength = 8192 } = options;
+  const { maxDepth = ROW_DATA_BOUNDS.maxDepth, maxStringLength = ROW_DATA_BOUNDS.maxStringLength } = options;
   const members = fc.dictionary(key, fc.oneof({ weight: 3, arbitrary: leaf }, { weight: 2, arbitrary: tree }), { maxKeys: 6 });
   const extras = fc.record(
     { long_text: longText(maxStringLength), nested: deep(maxDepth), empty_object: fc.constant({}), empty_array: fc.constant([]) },
@@ -149,3 +155,23 @@ export function rowData(options: RowDataOptions = {}): fc.Arbitrary<RowData> {
     { weight: 8, arbitrary: fc.tuple(members, extras).map(([m, e]) => ({ ...m, ...(e as RowData) })) },
   );
 }
+
+/** The longest string the property makes, in its heaviest form: characters outside the BMP (4 bytes each in UTF-8). */
+const LONGEST = '\u{2070E}'.repeat(ROW_DATA_BOUNDS.maxStringLength / 2);
+
+/**
+ * Rows at the boundaries of row data, sent as fixed cases before anything generated (SUB-5): data
+ * objects that are empty, alone, all together and beside filled ones; empty arrays, empty
+ * objects, empty strings (an empty member name too) and nulls inside data; and the deepest
+ * nesting and the longest string `rowData()` generates. Each is a whole `rows` array.
+ */
+export const BOUNDARY_ROWS: readonly { readonly what: string; readonly rows: readonly RowData[] }[] = [
+  { what: 'one row whose data is an empty object', rows: [{}] },
+  { what: 'three rows whose data are all empty objects', rows: [{}, {}, {}] },
+  { what: 'an empty data object before a filled one', rows: [{}, { name: 'Ada Lovelace', tags: ['a', 'b'] }] },
+  { what: 'filled data objects around an empty one', rows: [{ name: 'Ada Lovelace' }, {}, { amount: 1 }] },
+  { what: 'empty arrays and objects as members and inside arrays', rows: [{ tags: [], meta: {}, matrix: [[]], list: [{}], deep: { empty: { inner: [] } } }] },
+  { what: 'empty strings and nulls inside data, an empty member name included', rows: [{ name: '', note: null, '': '', values: ['', null], nested: { name: '', note: null } }] },
+  { what: `the deepest nesting the property generates (${ROW_DATA_BOUNDS.maxDepth} levels)`, rows: [{ nested: nestedValue(ROW_DATA_BOUNDS.maxDepth, 'bottom') }] },
+  { what: `the longest string the property generates (${ROW_DATA_BOUNDS.maxStringLength} UTF-16 units, outside the BMP)`, rows: [{ long_text: LONGEST }] },
+];

@@ -4,6 +4,7 @@ import emptyWorkspaceParamMismatch from '../empty-workspace-param-mismatch.js';
 import headOptionsRefused from '../head-options-refused.js';
 import invalidJson422 from '../invalid-json-422.js';
 import lastUseAsync from '../last-use-async.js';
+import lastUseOmittedUntilUsed from '../last-use-omitted-until-used.js';
 import newKeyDelay from '../new-key-delay.js';
 import optionsServed from '../options-served.js';
 import pagePastEnd422 from '../page-past-end-422.js';
@@ -25,6 +26,7 @@ export const BEHAVIOUR_VARIANTS = {
   'rate-clock-aligned': rateClockAligned,
   'rate-higher-limit': rateHigherLimit,
   'last-use-async': lastUseAsync,
+  'last-use-omitted-until-used': lastUseOmittedUntilUsed,
   'new-key-delay': newKeyDelay,
   'empty-string-missing': emptyStringMissing,
   'empty-string-not-found': emptyStringNotFound,

@@ -1,0 +1,66 @@
+// Preloaded (`node --import`) into the CLI run that `npm run coverage` makes, when
+// EXCHANGE_TAP_FILE names a file: every exchange the broker records is written there at exit as
+// {check, method, path, credential}, for the dimension table of docs/coverage.md. Nothing else of
+// an exchange leaves the process: no header, no body, no query; paths go through the run's
+// redactor. The credential says whose key a request carried, a key revoked by then told apart:
+// the broker knows the kind (`created`, `invalid`, ...), and the tap remembers, in memory only,
+// the values of each creation response and which of them a 2xx DELETE named, so that a later
+// request bearing one of those values is a revoked key's.
+import { writeFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
+
+const file = process.env.EXCHANGE_TAP_FILE;
+
+/** The broker's kinds, in the words of the dimension table. */
+const CREDENTIALS = {
+  main: 'main key',
+  other: 'second account',
+  created: 'created key',
+  candidate: 'created key',
+  invalid: 'unknown key',
+  none: 'none',
+  malformed: 'malformed',
+};
+
+/** Every string value of a JSON body, at any depth. */
+function stringsOf(value, out = []) {
+  if (typeof value === 'string') out.push(value);
+  else if (value && typeof value === 'object') for (const inner of Object.values(value)) stringsOf(inner, out);
+  return out;
+}
+
+if (file && isMainThread) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { Broker } = await import(new URL('../../src/broker/broker.ts', import.meta.url).href);
+  const rows = [];
+  /** The string values of each 2xx creation response. */
+  const created = [];
+  /** Authorization values of keys deleted with a 2xx. */
+  const revoked = new Set();
+  const record = Broker.prototype.record;
+  Broker.prototype.record = function (exchange, body) {
+    const { method, url, headers } = exchange.request;
+    const status = exchange.response?.status ?? 0;
+    const path = this.redactor.redact(new URL(url).pathname);
+    const authorization = headers.authorization ?? null;
+    let credential = CREDENTIALS[exchange.auth] ?? exchange.auth;
+    if (authorization !== null && revoked.has(authorization) && ['created', 'candidate', 'invalid'].includes(exchange.auth)) credential = 'revoked key';
+    rows.push({ check: exchange.check ?? '', method, path, credential });
+    if (status >= 200 && status < 300 && method === 'POST') {
+      try {
+        const values = stringsOf(JSON.parse(body));
+        if (values.length > 0) created.push(values);
+      } catch {
+        // Not JSON: nothing to remember.
+      }
+    }
+    if (status >= 200 && status < 300 && method === 'DELETE') {
+      const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+      for (const values of created) if (values.includes(last)) for (const value of values) revoked.add(`Bearer ${value}`);
+    }
+    return record.call(this, exchange, body);
+  };
+  // A process that recorded nothing (a child of the run, say) must not overwrite the run's file.
+  process.on('exit', () => rows.length > 0 && writeFileSync(file, JSON.stringify(rows)));
+}
