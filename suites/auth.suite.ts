@@ -222,14 +222,11 @@ check(
   'every key the API reveals starts with the key prefix',
   async (t) => {
     const prefix = t.profile.keyPrefix!;
-    const key = await t.keys.forCheck('prefix');
-    try {
+    await t.keys.using('prefix', async (key) => {
       t.ensure(key.secret.startsWith(prefix), () => `a created key does not start with the prefix "${prefix}"`, key.response);
       const others = (await t.secrets.revealed()).filter((s) => !s.startsWith(prefix));
       t.ensure(others.length === 0, () => `${others.length} key(s) revealed earlier in the run do not start with the prefix "${prefix}"`, key.response);
-    } finally {
-      await t.keys.discard(key);
-    }
+    });
   },
   { writes: true },
 );
@@ -347,15 +344,12 @@ check(
   'AUTH-6',
   "another account's key cannot delete this account's key",
   async (t) => {
-    const key = await t.keys.forCheck('other-account-delete');
-    try {
+    await t.keys.using('other-account-delete', async (key) => {
       const res = await t.http.delete(fillPath(t.profile.paths.apiKey!, key.id!), { auth: 'other' });
       t.ensure(res.status === 404, () => `deleting the main account's key with the other account's key answered ${res.status}, expected 404`, res);
       const still = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       t.ensure(still.status === 200, () => `after the other account's key tried to delete it, the key answered ${still.status}`, res, still);
-    } finally {
-      await t.keys.discard(key);
-    }
+    });
   },
   { writes: true, applies: (run) => (run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member') },
 );

@@ -31,13 +31,10 @@ check(
   'a new key authenticates on its very first request',
   async (t) => {
     // The first use is what this check judges: a key that took its time is kept.
-    const key = await t.keys.forCheck('first-use', { mustAuthenticate: false });
-    try {
+    await t.keys.using('first-use', async (key) => {
       const first = key.firstUse.first!;
       t.ensure(first.status === 200, () => `the very first request with a new key answered ${first.status}, expected 200`, key.response, first);
-    } finally {
-      await t.keys.discard(key);
-    }
+    }, { mustAuthenticate: false });
   },
   WRITES,
 );
@@ -46,8 +43,7 @@ check(
   'KEY-3',
   "the key list shows a key's name and last-use time and no part of any secret",
   async (t) => {
-    const key = await t.keys.forCheck('listed');
-    try {
+    await t.keys.using('listed', async (key) => {
       const pages = await t.keys.list();
       const secrets = await t.secrets.known();
       // The body is what the list shows; headers are every response's business (KEY-4).
@@ -64,9 +60,7 @@ check(
       const shown = lastUsedAt! in item ? { value: item[lastUsedAt!], res } : await lastUseUntil(t, key, (value) => value !== undefined);
       t.ensure(shown.value !== undefined, () => `the listed key has no "${lastUsedAt}" member (its last-use time), ${LAST_USE_SETTLE_MS / 1000} s after its use`, shown.res);
       t.ensure(isTimeOrNull(shown.value), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(shown.value)}, not a time`, shown.res);
-    } finally {
-      await t.keys.discard(key);
-    }
+    });
   },
   WRITES,
 );
@@ -219,8 +213,7 @@ check(
   'KEY-7',
   'the last-use time of a key moves forward after the key is used',
   async (t) => {
-    const key = await t.keys.forCheck('last-use');
-    try {
+    await t.keys.using('last-use', async (key) => {
       // The key was used when it was created; a target may write the time a few seconds later.
       const before = await lastUseUntil(t, key, (value) => typeof value === 'string');
       t.ensure(typeof before.value === 'string', () => `the key was used but its last-use time is still ${JSON.stringify(before.value)} ${LAST_USE_SETTLE_MS / 1000} s later`, before.res);
@@ -230,9 +223,7 @@ check(
       t.ensure(use.status === 200, () => `using the key again answered ${use.status}`, use);
       const after = await lastUseUntil(t, key, (value) => movedOn(before.value as string, value));
       t.ensure(movedOn(before.value as string, after.value), () => `the last-use time stayed ${JSON.stringify(after.value)} after the key was used again (before: ${JSON.stringify(before.value)})`, before.res, use, after.res);
-    } finally {
-      await t.keys.discard(key);
-    }
+    });
   },
   WRITES,
 );
