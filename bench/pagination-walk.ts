@@ -145,11 +145,15 @@ async function main(): Promise<void> {
     const line = (name: string, f: LoopFigures) =>
       `  ${name.padEnd(22)} ${(f.wallMs / 1000).toFixed(2).padStart(6)} s  ${f.pages} pages  ${(f.wallMs / f.pages).toFixed(1).padStart(6)} ms/page  ` +
       `peak RSS ${f.maxRssMb.toFixed(0).padStart(4)} MB  peak heap ${f.peakHeapMb.toFixed(0).padStart(4)} MB  ${(mb(f.bytes) / (f.wallMs / 1000)).toFixed(0)} MB/s`;
-    console.log(`pagination walk: ${RECORDS.toLocaleString('en')} records at limit=${LIMIT} (${Math.ceil(RECORDS / LIMIT)} pages of ~${(mb(bare.bytes / bare.pages)).toFixed(1)} MB)`);
+    console.log(
+      `pagination walk: ${RECORDS.toLocaleString('en')} records at limit=${LIMIT} (${Math.ceil(RECORDS / LIMIT)} pages of ~${mb(bare.bytes / bare.pages).toFixed(1)} MB)`,
+    );
     console.log(line('bare undici loop', bare));
     console.log(line('suite walk (HttpClient)', suite));
     console.log(`  ${suite.note}`);
-    console.log(`  reference time per ${LIMIT}-item page (request in to response written): median ${median.toFixed(1)} ms, mean ${mean.toFixed(1)} ms over ${sorted.length} pages`);
+    console.log(
+      `  reference time per ${LIMIT}-item page (request in to response written): median ${median.toFixed(1)} ms, mean ${mean.toFixed(1)} ms over ${sorted.length} pages`,
+    );
   } finally {
     server.kill('SIGTERM');
   }

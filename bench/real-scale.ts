@@ -35,9 +35,15 @@ const profileFile = join(mkdtempSync(join(tmpdir(), 'real-scale-')), 'profile.js
 writeFileSync(profileFile, JSON.stringify(target.profile));
 const { perKeyPerMinute, unauthenticatedPerMinute } = target.profile.limits;
 
-process.stdout.write(`real-scale: reference at ${target.url}, window ${WINDOW_SECONDS} s, ${perKeyPerMinute} a window per key, ${unauthenticatedPerMinute} without a key\n`);
+process.stdout.write(
+  `real-scale: reference at ${target.url}, window ${WINDOW_SECONDS} s, ${perKeyPerMinute} a window per key, ${unauthenticatedPerMinute} without a key\n`,
+);
 const started = Date.now();
-const result = await runCli(['--profile', profileFile], { CONFORMANCE_BASE_URL: target.url, CONFORMANCE_API_KEY: target.keys.main, CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other }, { timeoutMs: 4 * 60 * 60_000 });
+const result = await runCli(
+  ['--profile', profileFile],
+  { CONFORMANCE_BASE_URL: target.url, CONFORMANCE_API_KEY: target.keys.main, CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other },
+  { timeoutMs: 4 * 60 * 60_000 },
+);
 const wallMs = Date.now() - started;
 await target.close();
 

@@ -26,7 +26,9 @@ async function fullRuns(): Promise<void> {
     if (result.exitCode !== 0) throw new Error(`run ${i + 1} exited ${result.exitCode}: ${result.stderr}`);
     requests = readReport(result).environment.requests;
   }
-  console.log(`full run against the embedded reference: median ${(median(times) / 1000).toFixed(2)} s over ${RUNS} runs (${times.map((t) => (t / 1000).toFixed(2)).join(', ')} s), ${requests} requests`);
+  console.log(
+    `full run against the embedded reference: median ${(median(times) / 1000).toFixed(2)} s over ${RUNS} runs (${times.map((t) => (t / 1000).toFixed(2)).join(', ')} s), ${requests} requests`,
+  );
 }
 
 /** The harness path a worker takes (broker acquire + record over the channel) beside bare undici. */
@@ -52,7 +54,9 @@ async function perRequestCost(): Promise<void> {
     started = performance.now();
     for (const path of paths) await client.get(path.split('?')[0]!, { rawQuery: path.split('?')[1] });
     const harness = (performance.now() - started) / REQUESTS;
-    console.log(`per request over ${REQUESTS} sequential GETs: bare undici ${ms(bare)}, harness ${ms(harness)} (cost ${ms(harness - bare)}: pacing and logging through the broker)`);
+    console.log(
+      `per request over ${REQUESTS} sequential GETs: bare undici ${ms(bare)}, harness ${ms(harness)} (cost ${ms(harness - bare)}: pacing and logging through the broker)`,
+    );
   } finally {
     await agent.close();
     await served.close();

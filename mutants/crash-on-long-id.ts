@@ -9,7 +9,9 @@ export default defineMutant({
     beforeHandler(reference, async (req, reply) => {
       const id = (req.params as { id?: string }).id;
       if (id && id.length > 255) {
-        await reply.code(500).send({ error: { type: 'api_error', code: null, message: 'value too long for type character varying(255)', param: null, path: null } });
+        await reply
+          .code(500)
+          .send({ error: { type: 'api_error', code: null, message: 'value too long for type character varying(255)', param: null, path: null } });
       }
     });
   },

@@ -3,7 +3,7 @@ import { beforeHandler, pathOf } from './support.js';
 
 /** A JSON column that takes any value: a row's data is stored whatever its type. */
 export default defineMutant({
-  description: "accepts a row whose data is a string, number, boolean or array (201)",
+  description: 'accepts a row whose data is a string, number, boolean or array (201)',
   breaks: { 'SUB-2': 'fail' },
   modify: (reference) => {
     beforeHandler(reference, async (req) => {

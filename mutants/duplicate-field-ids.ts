@@ -3,7 +3,7 @@ import { isEnvelope, pathOf, rewriteJson } from './support.js';
 
 /** A join that repeats a row: the second field of a list comes back with the first one's id. */
 export default defineMutant({
-  description: 'repeats the first field\'s id on the second field of the field list',
+  description: "repeats the first field's id on the second field of the field list",
   breaks: { 'RES-6': 'warn' },
   collateral: ['RES-5', 'RES-7', 'PAG-8'],
   modify: (reference) => {

@@ -17,7 +17,13 @@ export default defineMutant({
       req.headers['x-front-end-refusal'] = '1';
     });
     reference.app.get('/__front_end_refusal__', async (_req, reply) =>
-      reply.code(400).header('server', 'nginx/1.22.1').type('text/html').send('<html><head><title>400 Bad Request</title></head><body><center><h1>400 Bad Request</h1></center><hr><center>nginx/1.22.1</center></body></html>'),
+      reply
+        .code(400)
+        .header('server', 'nginx/1.22.1')
+        .type('text/html')
+        .send(
+          '<html><head><title>400 Bad Request</title></head><body><center><h1>400 Bad Request</h1></center><hr><center>nginx/1.22.1</center></body></html>',
+        ),
     );
   },
 });

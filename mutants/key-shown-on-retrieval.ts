@@ -19,7 +19,12 @@ export default defineMutant({
     beforeItem(reference, 'apiKey', 'GET', async (id, req, reply) => {
       const key = req.account.keys.get(id);
       if (!key || key.revokedAtMs !== null) return notFound(reply, 'API key');
-      return reply.code(200).send({ [fields.id ?? 'id']: key.id, [fields.name ?? 'name']: key.name, [fields.lastUsedAt ?? 'last_used_at']: key.lastUsedAt, [fields.secret ?? 'key']: secrets.get(key.id) ?? null });
+      return reply.code(200).send({
+        [fields.id ?? 'id']: key.id,
+        [fields.name ?? 'name']: key.name,
+        [fields.lastUsedAt ?? 'last_used_at']: key.lastUsedAt,
+        [fields.secret ?? 'key']: secrets.get(key.id) ?? null,
+      });
     });
   },
 });

@@ -9,7 +9,9 @@ export default defineMutant({
     beforeHandler(reference, async (req, reply) => {
       const body = req.body as Record<string, unknown> | undefined;
       if (req.method === 'POST' && pathOf(req) === '/api/v1/api_keys' && body && typeof body === 'object' && !('name' in body)) {
-        await reply.code(422).send({ error: { type: 'invalid_request_error', code: 'invalid_value', message: 'name is required.', param: 'name', path: 'name' } });
+        await reply
+          .code(422)
+          .send({ error: { type: 'invalid_request_error', code: 'invalid_value', message: 'name is required.', param: 'name', path: 'name' } });
       }
     });
   },

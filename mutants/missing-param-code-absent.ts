@@ -7,6 +7,8 @@ export default defineMutant({
   breaks: { 'ERR-7': 'warn' },
   collateral: ['KEY-8'],
   modify: (reference) => {
-    rewriteJson(reference, (body, _req, reply) => (reply.statusCode === 400 && body?.error?.code === 'missing_param' ? { error: { ...body.error, code: null } } : body));
+    rewriteJson(reference, (body, _req, reply) =>
+      reply.statusCode === 400 && body?.error?.code === 'missing_param' ? { error: { ...body.error, code: null } } : body,
+    );
   },
 });

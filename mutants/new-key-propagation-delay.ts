@@ -13,7 +13,9 @@ export default defineMutant({
     beforeHandler(reference, async (req, reply) => {
       const created = req.apiKey ? Date.parse(req.apiKey.createdAt) : 0;
       if (created > bootedAt && Date.now() - created < 1500) {
-        await reply.code(401).send({ error: { type: 'authentication_error', code: null, message: 'The API key is invalid or has been revoked.', param: null, path: null } });
+        await reply
+          .code(401)
+          .send({ error: { type: 'authentication_error', code: null, message: 'The API key is invalid or has been revoked.', param: null, path: null } });
       }
     });
   },

@@ -9,7 +9,9 @@ export default defineMutant({
     beforeHandler(reference, async (req, reply) => {
       if (req.method !== 'POST' || pathOf(req) !== '/api/v1/submissions') return;
       if (!/[\u{10000}-\u{10FFFF}]/u.test(JSON.stringify((req.body as { rows?: unknown } | null)?.rows ?? null))) return;
-      await reply.code(500).send({ error: { type: 'api_error', code: null, message: "Incorrect string value: '\\xF0\\x9F\\x98\\x80' for column 'data'", param: null, path: null } });
+      await reply.code(500).send({
+        error: { type: 'api_error', code: null, message: "Incorrect string value: '\\xF0\\x9F\\x98\\x80' for column 'data'", param: null, path: null },
+      });
     });
   },
 });

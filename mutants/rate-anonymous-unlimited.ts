@@ -6,9 +6,11 @@ export default defineMutant({
   breaks: { 'RATE-7': 'fail' },
   modify: ({ app, state }) => {
     const hit = state.limiter.hit.bind(state.limiter);
-    state.limiter.hit = (bucket, ceiling) => (bucket.startsWith('ip:') ? { limit: ceiling, remaining: ceiling, resetAtMs: 0, exceeded: false } : hit(bucket, ceiling));
+    state.limiter.hit = (bucket, ceiling) =>
+      bucket.startsWith('ip:') ? { limit: ceiling, remaining: ceiling, resetAtMs: 0, exceeded: false } : hit(bucket, ceiling);
     app.addHook('onSend', async (req, reply, payload) => {
-      if (req.headers.authorization === undefined) for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) reply.removeHeader(name);
+      if (req.headers.authorization === undefined)
+        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) reply.removeHeader(name);
       return payload;
     });
   },

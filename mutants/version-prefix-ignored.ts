@@ -10,7 +10,12 @@ export default defineMutant({
       if (url.startsWith('/api/v1/') && req.url.startsWith('/api/v1/')) {
         return reply.code(404).send({ error: { type: 'not_found_error', code: null, message: 'Not found.', param: null, path: null } });
       }
-      const res = await app.inject({ method: req.method as 'GET', url, headers: req.headers as Record<string, string>, payload: req.body as string | undefined });
+      const res = await app.inject({
+        method: req.method as 'GET',
+        url,
+        headers: req.headers as Record<string, string>,
+        payload: req.body as string | undefined,
+      });
       return reply.code(res.statusCode).headers({ 'content-type': res.headers['content-type'] }).send(res.body);
     });
   },

@@ -6,7 +6,8 @@ export default defineMutant({
   description: 'sends description: null for workspaces that have none, though the document types it as a string',
   breaks: { 'RES-1': 'fail' },
   modify: (reference) => {
-    const clear = (item: any) => (item && typeof item.id === 'string' && item.id.startsWith('ws_') && item.name !== 'Main' ? { ...item, description: null } : item);
+    const clear = (item: any) =>
+      item && typeof item.id === 'string' && item.id.startsWith('ws_') && item.name !== 'Main' ? { ...item, description: null } : item;
     rewriteJson(reference, (body) => (isEnvelope(body) ? { ...body, items: body.items.map(clear) } : clear(body)));
   },
 });

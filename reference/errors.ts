@@ -2,13 +2,7 @@ import type { FastifyReply } from 'fastify';
 
 /** The types of the document's Errors table, plus the two it names without a status. */
 export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'authorization_error'
-  | 'not_found_error'
-  | 'rate_limit_error'
-  | 'plan_limit_exceeded'
-  | 'api_error';
+  'invalid_request_error' | 'authentication_error' | 'authorization_error' | 'not_found_error' | 'rate_limit_error' | 'plan_limit_exceeded' | 'api_error';
 
 export interface ApiErrorBody {
   error: { type: ErrorType; code: string | null; message: string; param: string | null; path?: string | null };

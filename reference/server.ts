@@ -77,7 +77,8 @@ export function buildReference(options: ReferenceOptions = {}): { reference: Ref
     exposeHeadRoutes: true,
     routerOptions: { maxParamLength: 8192 },
     // A URL Fastify cannot decode is refused in the API's own envelope, not Fastify's.
-    frameworkErrors: (error, _req, reply) => void sendError(reply, 400, 'invalid_request_error', `The request URL cannot be read: ${error.message}`, { code: 'invalid_url' }),
+    frameworkErrors: (error, _req, reply) =>
+      void sendError(reply, 400, 'invalid_request_error', `The request URL cannot be read: ${error.message}`, { code: 'invalid_url' }),
   });
   const known: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {

@@ -44,7 +44,8 @@ export class ProgressReporter implements Reporter {
       this.#current.counts[record.status] = (this.#current.counts[record.status] ?? 0) + 1;
       if (isClauseId(record.clause)) this.#current.families.add(familyOf(record.clause));
     }
-    if (record.status !== 'pass' && record.status !== 'not_applicable') this.#line(`    ${MARK[record.status]} ${test.name}: ${record.reason ?? record.status}`);
+    if (record.status !== 'pass' && record.status !== 'not_applicable')
+      this.#line(`    ${MARK[record.status]} ${test.name}: ${record.reason ?? record.status}`);
     this.#draw();
   }
 

@@ -67,7 +67,14 @@ export function endpointOf(path: string): string {
 
 const ENDPOINTS = (() => {
   const profile = referenceProfile();
-  const paths = ['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', '/api/v1/submissions', '/api/v1/api_keys', ...Object.values(profile.paths)];
+  const paths = [
+    '/api/v1/workspaces',
+    '/api/v1/governance_models',
+    '/api/v1/records',
+    '/api/v1/submissions',
+    '/api/v1/api_keys',
+    ...Object.values(profile.paths),
+  ];
   const templates = paths
     .filter((template): template is string => template !== null)
     .map((template) => ({
@@ -82,12 +89,20 @@ function declaredFor(title: string): CheckDimensions {
   const exact = CHECK_DIMENSIONS[title];
   if (exact) return exact;
   const matching = Object.keys(CHECK_DIMENSIONS).filter((key) => key.includes('*') && patternOf(key).test(title));
-  if (matching.length !== 1) throw new Error(`suites/dimensions.ts: the check "${title}" matches ${matching.length === 0 ? 'no entry' : `${matching.length} patterns (${matching.join(' | ')})`}`);
+  if (matching.length !== 1)
+    throw new Error(
+      `suites/dimensions.ts: the check "${title}" matches ${matching.length === 0 ? 'no entry' : `${matching.length} patterns (${matching.join(' | ')})`}`,
+    );
   return CHECK_DIMENSIONS[matching[0]!]!;
 }
 
 function patternOf(key: string): RegExp {
-  return new RegExp(`^${key.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${key
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 /**
@@ -98,7 +113,9 @@ function patternOf(key: string): RegExp {
 export function renderDimensions(report: ConformanceDocument, exchanges: readonly TappedExchange[]): string[] {
   const checks = report.clauses.flatMap((clause) => clause.checks.map((c) => ({ clause: c.clause, title: c.title })));
   const titles = new Set(checks.map((c) => c.title));
-  const stale = Object.keys(CHECK_DIMENSIONS).filter((key) => (key.includes('*') ? ![...titles].some((title) => patternOf(key).test(title)) : !titles.has(key)));
+  const stale = Object.keys(CHECK_DIMENSIONS).filter((key) =>
+    key.includes('*') ? ![...titles].some((title) => patternOf(key).test(title)) : !titles.has(key),
+  );
   if (stale.length > 0) throw new Error(`suites/dimensions.ts declares checks that do not exist: ${stale.join(' | ')}`);
 
   const observed = (rows: readonly TappedExchange[]): Spans => {
@@ -116,13 +133,15 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
 
   // A check's own span: its exchanges and its declaration. A judge's: its own and, beside, the
   // spans of the checks whose exchanges it judges (the whole run's, preflight included, for 'run').
-  const base = new Map(checks.map((c) => {
-    const declared = declaredFor(c.title);
-    const spans = own(c);
-    declared.states?.forEach((v) => spans.states.add(v));
-    declared.values?.forEach((v) => spans.values.add(v));
-    return [`${c.clause} ${c.title}`, spans] as const;
-  }));
+  const base = new Map(
+    checks.map((c) => {
+      const declared = declaredFor(c.title);
+      const spans = own(c);
+      declared.states?.forEach((v) => spans.states.add(v));
+      declared.values?.forEach((v) => spans.values.add(v));
+      return [`${c.clause} ${c.title}`, spans] as const;
+    }),
+  );
   const everything = observed(exchanges.filter((row) => row.check === 'preflight'));
   for (const spans of base.values()) addAll(everything, spans);
   const byClause = new Map<ClauseId, { own: Spans; judged: Spans }>();
@@ -183,7 +202,7 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
     'the exchanges each check made; resource states and value classes from what each check declares in',
     '`suites/dimensions.ts`. After "judged:", what a family\'s checks only judge in exchanges others made',
     '(the run-wide checks judge every exchange of the run). `suites/dimensions.ts` also says what each',
-    'clause\'s sentence covers: a value it covers that no check of the clause visits or judges is a gap.',
+    "clause's sentence covers: a value it covers that no check of the clause visits or judges is a gap.",
     '',
     `${total} gap(s).`,
     '',
@@ -214,7 +233,10 @@ export async function generateCoverage(): Promise<{ coverage: string; estimates:
   const tapFile = join(scratch, 'exchanges.json');
   try {
     const tap = `--import=${pathToFileURL(TAP).href}`;
-    const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS)], { EXCHANGE_TAP_FILE: tapFile, NODE_OPTIONS: [process.env.NODE_OPTIONS, tap].filter(Boolean).join(' ') });
+    const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS)], {
+      EXCHANGE_TAP_FILE: tapFile,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, tap].filter(Boolean).join(' '),
+    });
     if (result.exitCode !== 0) throw new Error(`the reference run was not conformant: ${result.stderr || result.stdout}`);
     const report = readReport(result);
     const exchanges = JSON.parse(readFileSync(tapFile, 'utf8')) as TappedExchange[];

@@ -11,7 +11,10 @@ export function renderTolerance(): string {
   const points = Object.keys(OPEN_POINTS) as OpenPoint[];
   const rows = points.map((point) => {
     const variants = names.filter((name) => VARIANTS[name].openPoint === point);
-    const cell = variants.length === 0 ? 'none yet' : variants.map((name) => `\`${name}\`${DOCUMENT_ONLY_SAMPLE.includes(name) ? ' (also document-only)' : ''}`).join('<br>');
+    const cell =
+      variants.length === 0
+        ? 'none yet'
+        : variants.map((name) => `\`${name}\`${DOCUMENT_ONLY_SAMPLE.includes(name) ? ' (also document-only)' : ''}`).join('<br>');
     const atRisk = [...new Set(variants.flatMap((name) => VARIANTS[name].atRisk))].sort();
     return `| ${OPEN_POINTS[point].text} | ${OPEN_POINTS[point].section} | ${cell} | ${atRisk.join(', ') || '-'} |`;
   });
@@ -26,7 +29,7 @@ export function renderTolerance(): string {
     '(`test/tolerance-matrix.test.ts`) requires every one to be conformant with no failure and no',
     'warning it does not declare. Those marked "also document-only" run again with no fact declared,',
     'where the run may be incomplete but never non-conformant. Beside them: an implementation written',
-    'blind from the document (`variants/blind/`, Python) and the reference behind Debian\'s nginx',
+    "blind from the document (`variants/blind/`, Python) and the reference behind Debian's nginx",
     '(`test/network/behind-nginx.test.ts`).',
     '',
     `${names.length} variants; ${covered} of ${points.length} open points covered; ${DOCUMENT_ONLY_SAMPLE.length} variants also run under the document-only profile.`,

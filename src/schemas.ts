@@ -12,16 +12,7 @@ for (const file of readdirSync(SCHEMA_DIR).filter((name) => name.endsWith('.sche
 }
 
 export type SchemaName =
-  | 'profile'
-  | 'workspace'
-  | 'governance-model'
-  | 'record'
-  | 'envelope'
-  | 'error'
-  | 'error-429'
-  | 'conformance-report'
-  | 'manifest'
-  | 'fleet';
+  'profile' | 'workspace' | 'governance-model' | 'record' | 'envelope' | 'error' | 'error-429' | 'conformance-report' | 'manifest' | 'fleet';
 
 const compiled = new Map<SchemaName, ValidateFunction>();
 

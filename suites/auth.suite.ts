@@ -1,4 +1,19 @@
-import { check, type CheckContext, type Credential, type HttpResponse, errorOf, hasValueAnywhere, isErrorEnvelope, fillPath, collections, type CollectionName, KEY_CREATION_PATH, PROBE_PATH, idsOf, spread } from '../src/kit.js';
+import {
+  check,
+  type CheckContext,
+  type Credential,
+  type HttpResponse,
+  errorOf,
+  hasValueAnywhere,
+  isErrorEnvelope,
+  fillPath,
+  collections,
+  type CollectionName,
+  KEY_CREATION_PATH,
+  PROBE_PATH,
+  idsOf,
+  spread,
+} from '../src/kit.js';
 import { submit, validSubmission } from './support/submissions.js';
 
 // AUTH: authentication and account scope (API document, Authentication).
@@ -59,7 +74,13 @@ function representativeEndpoints(t: CheckContext): Endpoint[] {
 }
 
 async function send(t: CheckContext, endpoint: Endpoint, auth: Credential, label: string): Promise<Probe> {
-  const res = await t.http.send({ method: endpoint.method, path: endpoint.path, auth, ...(endpoint.query ? { query: endpoint.query } : {}), ...(endpoint.body !== undefined ? { body: endpoint.body } : {}) });
+  const res = await t.http.send({
+    method: endpoint.method,
+    path: endpoint.path,
+    auth,
+    ...(endpoint.query ? { query: endpoint.query } : {}),
+    ...(endpoint.body !== undefined ? { body: endpoint.body } : {}),
+  });
   // A faulty target may create a key for a request it should have refused: take charge of it.
   if (endpoint.method === 'POST' && endpoint.path === KEY_CREATION_PATH) await t.keys.adopt(res, (endpoint.body as { name?: string }).name ?? null);
   return { label, res };
@@ -119,7 +140,9 @@ export function oneCharacterChanged(key: string, prefix: string | null): string 
 const withUnknownKey = (t: CheckContext) =>
   t.once('unknown key', async () => {
     const key = oneCharacterChanged(t.run.keys.main, t.run.keyPrefix);
-    return [await send(t, { method: 'GET', path: PROBE_PATH }, { key, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a real key that has one secret character changed`)];
+    return [
+      await send(t, { method: 'GET', path: PROBE_PATH }, { key, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a real key that has one secret character changed`),
+    ];
   });
 
 /** A key created, seen to work, deleted, then used: empty when keys cannot be created or deleted here. */
@@ -149,7 +172,8 @@ function failOn(t: CheckContext, offenders: readonly { probe: Probe; why: string
   t.fail(`${offenders[0]!.probe.label}: ${offenders[0]!.why}${more}`, ...offenders.slice(0, 3).map((o) => o.probe.res));
 }
 
-const unauthorised = (probes: readonly Probe[]) => probes.filter((p) => p.res.status !== 401).map((probe) => ({ probe, why: `answered ${probe.res.status}, expected 401` }));
+const unauthorised = (probes: readonly Probe[]) =>
+  probes.filter((p) => p.res.status !== 401).map((probe) => ({ probe, why: `answered ${probe.res.status}, expected 401` }));
 
 check('AUTH-1', 'every endpoint answers 401 without the Authorization header', async (t) => {
   failOn(t, unauthorised(judged(t, await withoutHeader(t))));
@@ -166,7 +190,9 @@ check('AUTH-7', 'the 401 for a missing or malformed header is JSON with type aut
     t,
     answered.flatMap((probe) => {
       if (probe.res.exchange.response?.json !== 'ok') return [{ probe, why: 'the 401 body is not JSON' }];
-      return hasValueAnywhere(probe.res.json, 'authentication_error') ? [] : [{ probe, why: 'no member of the 401 body, at any depth, has the value "authentication_error"' }];
+      return hasValueAnywhere(probe.res.json, 'authentication_error')
+        ? []
+        : [{ probe, why: 'no member of the 401 body, at any depth, has the value "authentication_error"' }];
     }),
   );
 });
@@ -193,7 +219,11 @@ check(
     if ((await withRevokedKey(t)).length === 0) t.skip('no key could be created and deleted here (KEY-1 and KEY-5 say why)');
     failOn(t, notAnAuthenticationError(judged(t, await withRevokedKey(t))));
   },
-  { writes: true, applies: (run) => (run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member (a key cannot be revoked)') },
+  {
+    writes: true,
+    applies: (run) =>
+      run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member (a key cannot be revoked)',
+  },
 );
 
 check('AUTH-8', 'the 401 for an unknown or revoked key has code null and param null', async (t) => {
@@ -203,7 +233,9 @@ check('AUTH-8', 'the 401 for an unknown or revoked key has code null and param n
     t,
     probes.flatMap((probe) => {
       const error = errorOf(probe.res.json)!;
-      const wrong = [error.code !== null && `code ${JSON.stringify(error.code)}`, error.param !== null && `param ${JSON.stringify(error.param)}`].filter(Boolean);
+      const wrong = [error.code !== null && `code ${JSON.stringify(error.code)}`, error.param !== null && `param ${JSON.stringify(error.param)}`].filter(
+        Boolean,
+      );
       return wrong.length === 0 ? [] : [{ probe, why: `the 401 has ${wrong.join(' and ')}, expected null` }];
     }),
   );
@@ -236,7 +268,7 @@ check(
 
 const SCOPED: readonly CollectionName[] = ['workspaces', 'governanceModels', 'records', 'taxonomies', 'fields', 'picklists'];
 
-check("AUTH-6", "another account's resources are 404 not_found_error to a key, both ways", async (t) => {
+check('AUTH-6', "another account's resources are 404 not_found_error to a key, both ways", async (t) => {
   let tried = 0;
   for (const name of SCOPED) {
     const { list, item, idField } = collections(t.profile)[name];
@@ -244,14 +276,24 @@ check("AUTH-6", "another account's resources are 404 not_found_error to a key, b
     const mine = idsOf((await t.lists.fetchPage(list, { limit: 100 })).page.items, idField ?? 'id');
     const theirs = idsOf((await listAs(t, list, 'other'))?.items ?? [], idField ?? 'id');
     const pairs: [string, 'main' | 'other'][] = [
-      ...spread(mine.filter((id) => !theirs.includes(id)), 2).map((id) => [id, 'other'] as [string, 'other']),
-      ...spread(theirs.filter((id) => !mine.includes(id)), 2).map((id) => [id, 'main'] as [string, 'main']),
+      ...spread(
+        mine.filter((id) => !theirs.includes(id)),
+        2,
+      ).map((id) => [id, 'other'] as [string, 'other']),
+      ...spread(
+        theirs.filter((id) => !mine.includes(id)),
+        2,
+      ).map((id) => [id, 'main'] as [string, 'main']),
     ];
     for (const [id, as] of pairs) {
       tried++;
       const res = await t.http.get(fillPath(item, id), { auth: as });
       const whose = as === 'other' ? "the main account's" : "the other account's";
-      t.ensure(res.status === 404, () => `${whose} ${name} item ${id} retrieved with ${as === 'other' ? "the other account's key" : 'the main key'} answered ${res.status}, expected 404`, res);
+      t.ensure(
+        res.status === 404,
+        () => `${whose} ${name} item ${id} retrieved with ${as === 'other' ? "the other account's key" : 'the main key'} answered ${res.status}, expected 404`,
+        res,
+      );
       const type = errorOf(res.json)?.type;
       t.ensure(type === 'not_found_error', () => `the 404 for ${whose} ${name} item has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`, res);
     }
@@ -259,7 +301,7 @@ check("AUTH-6", "another account's resources are 404 not_found_error to a key, b
   if (tried === 0) t.skip('no collection with a retrieval path holds items in one account only');
 });
 
-check("AUTH-6", "another account's resources never appear in a key's lists", async (t) => {
+check('AUTH-6', "another account's resources never appear in a key's lists", async (t) => {
   let compared = 0;
   for (const endpoint of Object.values(collections(t.profile))) {
     if (!endpoint.list) continue;
@@ -289,7 +331,7 @@ check(
     const theirs = idsOf((await listAs(t, '/api/v1/workspaces', 'other'))?.items ?? []);
     const mine = t.run.preflight.collections.workspaces?.ids ?? [];
     const foreign = theirs.find((id) => !mine.includes(id));
-    if (!foreign) t.skip("the other account lists no workspace of its own");
+    if (!foreign) t.skip('the other account lists no workspace of its own');
     const valid = validSubmission(t);
     const listPath = t.profile.paths.submissionList;
     const filter = t.profile.submissions.listFilters?.workspace;
@@ -313,21 +355,41 @@ check(
     for (const { where, body, query, refused } of attempts) {
       const res = await submit(t, body, query);
       // 404 not_found_error is the document's reading ("not reachable by the key"); 403 and 422 refuse too.
-      if (refused) t.ensure(res.status >= 400 && res.status < 500, () => `a submission naming another account's workspace ${foreign} ${where} answered ${res.status}, expected a refusal (404)`, res);
+      if (refused)
+        t.ensure(
+          res.status >= 400 && res.status < 500,
+          () => `a submission naming another account's workspace ${foreign} ${where} answered ${res.status}, expected a refusal (404)`,
+          res,
+        );
     }
     // Whatever was answered, nothing was written there: the other account's count for its workspace
     // stays, and the main key lists no submission in a workspace it cannot see.
     if (!listPath || !filter) return;
     const after = await countIn(t, listPath, filter, foreign!);
-    t.ensure(before.total === null || after.total === null || after.total === before.total, () => `the other account's submissions in its workspace ${foreign} went from ${before.total} to ${after.total} while this run's attempts there were refused`, after.res);
+    t.ensure(
+      before.total === null || after.total === null || after.total === before.total,
+      () =>
+        `the other account's submissions in its workspace ${foreign} went from ${before.total} to ${after.total} while this run's attempts there were refused`,
+      after.res,
+    );
     const seen = await countIn(t, listPath, filter, foreign!, 'main');
-    t.ensure(seen.total === null || seen.total === 0, () => `${listPath}?${filter}=${foreign} shows the main key ${seen.total} submission(s) in another account's workspace`, seen.res);
+    t.ensure(
+      seen.total === null || seen.total === 0,
+      () => `${listPath}?${filter}=${foreign} shows the main key ${seen.total} submission(s) in another account's workspace`,
+      seen.res,
+    );
   },
   { writes: true },
 );
 
 /** total_count of a submission list filtered to one workspace, as one account sees it; null when no page came. */
-async function countIn(t: CheckContext, listPath: string, filter: string, workspace: string, auth: 'main' | 'other' = 'other'): Promise<{ res: HttpResponse; total: number | null }> {
+async function countIn(
+  t: CheckContext,
+  listPath: string,
+  filter: string,
+  workspace: string,
+  auth: 'main' | 'other' = 'other',
+): Promise<{ res: HttpResponse; total: number | null }> {
   const res = await t.http.get(listPath, { auth, query: { [filter]: workspace, limit: 1 } });
   const total = (res.json as { total_count?: unknown } | undefined)?.total_count;
   return { res, total: res.status === 200 && typeof total === 'number' ? total : null };

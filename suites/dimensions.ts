@@ -78,12 +78,12 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'every JSON response of the run is labelled application/json': RUN_WIDE,
 
   // RES
-  'every listed workspace has the document\'s fields and types': {},
-  'every retrieved workspace has the document\'s fields and types': {},
-  'every listed governance model has the document\'s fields and types': { values: ['null'] },
-  'every retrieved governance model has the document\'s fields and types': { values: ['null'] },
-  'every listed record has the document\'s fields and types': {},
-  'every retrieved record has the document\'s fields and types': {},
+  "every listed workspace has the document's fields and types": {},
+  "every retrieved workspace has the document's fields and types": {},
+  "every listed governance model has the document's fields and types": { values: ['null'] },
+  "every retrieved governance model has the document's fields and types": { values: ['null'] },
+  "every listed record has the document's fields and types": {},
+  "every retrieved record has the document's fields and types": {},
   'every listed * can be retrieved by its id': {},
   '* resources list in the envelope and each can be retrieved by id': {},
   '* ids are unique within their collection': { values: ['boundary'] },
@@ -127,9 +127,10 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'a new key authenticates on its very first request': { states: ['fresh'] },
   "the key list shows a key's name and last-use time and no part of any secret": { states: ['used'] },
   'a key never used is listed too, before its first use, its last-use time null, a time or not shown yet': { states: ['fresh'], values: ['null', 'absent'] },
-  "GET on every path the profile declares and on the key's own path, and HEAD and OPTIONS on the key's paths, show no part of a new key's secret, before and after its deletion": {
-    states: ['fresh', 'used', 'deleted'],
-  },
+  "GET on every path the profile declares and on the key's own path, and HEAD and OPTIONS on the key's paths, show no part of a new key's secret, before and after its deletion":
+    {
+      states: ['fresh', 'used', 'deleted'],
+    },
   'no response of the run after a key was created contains a part of its secret': { judges: 'run', states: ['fresh', 'used', 'deleted'] },
   'a deleted key is 401 authentication_error on the very next request, and a second later': { states: ['deleted'] },
   'a deleted key leaves the list, and deleting it again is 404 not_found_error': { states: ['deleted'] },
@@ -147,7 +148,9 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'rows at the boundaries of data (empty data objects alone and beside filled ones, empty arrays, empty strings and nulls inside, the deepest nesting and longest string generated) never get a 5xx, and get 201 where any data object is accepted':
     { values: ['null', 'empty', 'boundary', 'unicode', 'huge'] },
   'generated well-formed rows never get a 5xx, and get 201 where any data object is accepted': { values: ['null', 'empty', 'boundary', 'unicode', 'huge'] },
-  'rows at the edges (non-BMP text, right-to-left text, deep nesting, long strings, empty objects) never get a 5xx': { values: ['null', 'empty', 'boundary', 'unicode', 'huge'] },
+  'rows at the edges (non-BMP text, right-to-left text, deep nesting, long strings, empty objects) never get a 5xx': {
+    values: ['null', 'empty', 'boundary', 'unicode', 'huge'],
+  },
 
   // ERR
   'every error of the run is in the error envelope': RUN_WIDE,
@@ -179,7 +182,11 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
  * "empty objects", "long strings"... A clause that names none has no entry.
  */
 export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Record<Dimension, readonly string[]>>>>>> = {
-  'GEN-1': { endpoints: [...EVERY_ENDPOINT, 'other paths'], methods: ['GET', 'HEAD', 'POST', 'DELETE', 'PATCH'], credentials: ['main key', 'none', 'malformed'] },
+  'GEN-1': {
+    endpoints: [...EVERY_ENDPOINT, 'other paths'],
+    methods: ['GET', 'HEAD', 'POST', 'DELETE', 'PATCH'],
+    credentials: ['main key', 'none', 'malformed'],
+  },
   'GEN-3': { values: ['absent', 'null', 'empty', 'boundary', 'unicode', 'huge'], credentials: ['malformed'] },
   'GEN-4': { methods: ['POST'], values: ['null'] },
   'RES-1': { endpoints: ['workspaces', 'workspaces/{id}'] },
@@ -210,7 +217,12 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'KEY-1': { endpoints: ['api_keys'], methods: ['POST'], credentials: ['created key'], states: ['fresh'] },
   'KEY-2': { credentials: ['created key'], states: ['fresh'] },
   'KEY-3': { endpoints: ['api_keys'], states: ['fresh', 'used'], values: ['null'] },
-  'KEY-4': { endpoints: [...EVERY_ENDPOINT, 'forbidden probe'], methods: ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE'], credentials: ['main key', 'created key', 'revoked key'], states: ['fresh', 'used', 'deleted'] },
+  'KEY-4': {
+    endpoints: [...EVERY_ENDPOINT, 'forbidden probe'],
+    methods: ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE'],
+    credentials: ['main key', 'created key', 'revoked key'],
+    states: ['fresh', 'used', 'deleted'],
+  },
   'KEY-5': { endpoints: ['api_keys/{id}'], methods: ['DELETE'], credentials: ['revoked key'], states: ['deleted'] },
   'KEY-6': { endpoints: ['api_keys', 'api_keys/{id}'], methods: ['DELETE'], states: ['deleted'] },
   'KEY-7': { credentials: ['created key'], states: ['used'] },

@@ -33,7 +33,12 @@ check(
     const valid = validSubmission(t);
     for (const omission of omissions(valid, t)) {
       const res = await submit(t, omission.body, omission.query);
-      t.ensure(res.status === 400, () => `POST /api/v1/submissions with ${describeOmission(omission)} answered ${res.status}, expected 400 for a missing required parameter${res.status === 422 ? ' (422 is for a present but invalid value)' : ''}`, res);
+      t.ensure(
+        res.status === 400,
+        () =>
+          `POST /api/v1/submissions with ${describeOmission(omission)} answered ${res.status}, expected 400 for a missing required parameter${res.status === 422 ? ' (422 is for a present but invalid value)' : ''}`,
+        res,
+      );
     }
   },
   { writes: true },
@@ -51,8 +56,16 @@ check(
       if (res.status !== 400) continue;
       judged++;
       const error = errorOf(res.json);
-      t.ensure(error?.code === 'missing_param', () => `the 400 for ${describeOmission(omission)} has code ${JSON.stringify(error?.code)}, expected "missing_param"`, res);
-      t.ensure(names(error?.param, omission.param), () => `the 400 for ${describeOmission(omission)} has param ${JSON.stringify(error?.param)}, expected it to name ${omission.param}`, res);
+      t.ensure(
+        error?.code === 'missing_param',
+        () => `the 400 for ${describeOmission(omission)} has code ${JSON.stringify(error?.code)}, expected "missing_param"`,
+        res,
+      );
+      t.ensure(
+        names(error?.param, omission.param),
+        () => `the 400 for ${describeOmission(omission)} has param ${JSON.stringify(error?.param)}, expected it to name ${omission.param}`,
+        res,
+      );
     }
     if (judged === 0) t.skip('no omitted parameter was answered 400 (see ERR-3)');
   },
@@ -83,7 +96,11 @@ function ensureNotFound(t: CheckContext, res: HttpResponse, what: string): Error
   const path = res.exchange.request.url;
   t.ensure(res.status === 404, () => `GET ${path} (a ${what} that does not exist) answered ${res.status}, expected 404`, res);
   const error = errorOf(res.json);
-  t.ensure(error?.type === 'not_found_error', () => `the 404 for a missing ${what} has type ${JSON.stringify(error?.type)}, expected not_found_error: ${snippet(res.text)}`, res);
+  t.ensure(
+    error?.type === 'not_found_error',
+    () => `the 404 for a missing ${what} has type ${JSON.stringify(error?.type)}, expected not_found_error: ${snippet(res.text)}`,
+    res,
+  );
   return error!;
 }
 

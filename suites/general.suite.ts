@@ -21,7 +21,11 @@ check('GEN-1', 'a path outside any version answers JSON', async (t) => {
 check('GEN-2', 'an endpoint under /api/v2/ is not served as v1', async (t) => {
   const v1 = await t.http.get('/api/v1/workspaces');
   const v2 = await t.http.get('/api/v2/workspaces');
-  t.ensure(!(v2.status >= 200 && v2.status < 300 && v2.text === v1.text), 'GET /api/v2/workspaces answers exactly what /api/v1/workspaces does: the version in the path is ignored', v2);
+  t.ensure(
+    !(v2.status >= 200 && v2.status < 300 && v2.text === v1.text),
+    'GET /api/v2/workspaces answers exactly what /api/v1/workspaces does: the version in the path is ignored',
+    v2,
+  );
 });
 
 check('GEN-2', 'an endpoint with no version prefix is not served as v1', async (t) => {
@@ -55,7 +59,10 @@ check('GEN-3', 'odd paths and query strings never yield a 5xx, and are refused i
     // Only a warning (GEN-3 is a SHOULD): a front end answering in its own words is common, and
     // the MUST clauses of the envelope and the content type judge well-formed requests only.
     const server = res.headers.server ? `the front end "${res.headers.server}"` : 'a front end, most likely,';
-    t.fail(`a request malformed at the HTTP level was answered ${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'} by ${server} before the API: ${snippet(res.text)}`, res);
+    t.fail(
+      `a request malformed at the HTTP level was answered ${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'} by ${server} before the API: ${snippet(res.text)}`,
+      res,
+    );
   }
 });
 

@@ -1,4 +1,16 @@
-import { check, sleep, type CheckContext, type HttpResponse, errorOf, hasValueAnywhere, KEY_CREATION_PATH, PROBE_PATH, type CreatedKey, type KeyListPage, type UsableKey } from '../src/kit.js';
+import {
+  check,
+  sleep,
+  type CheckContext,
+  type HttpResponse,
+  errorOf,
+  hasValueAnywhere,
+  KEY_CREATION_PATH,
+  PROBE_PATH,
+  type CreatedKey,
+  type KeyListPage,
+  type UsableKey,
+} from '../src/kit.js';
 
 // KEY: the API key lifecycle (API document, Other resources; Details and open points; Authentication).
 // Every key a check creates is deleted by the check, and by the run's cleanup when the check
@@ -18,7 +30,12 @@ check(
     const key = await t.keys.create('created');
     try {
       const use = key.firstUse;
-      t.ensure(use.accepted?.status === 200, () => `the key from the creation response did not authenticate within 10 s: [GET] ${PROBE_PATH} answered ${use.last?.status}`, key.response, ...(use.last ? [use.last] : []));
+      t.ensure(
+        use.accepted?.status === 200,
+        () => `the key from the creation response did not authenticate within 10 s: [GET] ${PROBE_PATH} answered ${use.last?.status}`,
+        key.response,
+        ...(use.last ? [use.last] : []),
+      );
     } finally {
       await t.keys.discard(key);
     }
@@ -31,10 +48,14 @@ check(
   'a new key authenticates on its very first request',
   async (t) => {
     // The first use is what this check judges: a key that took its time is kept.
-    await t.keys.using('first-use', async (key) => {
-      const first = key.firstUse.first!;
-      t.ensure(first.status === 200, () => `the very first request with a new key answered ${first.status}, expected 200`, key.response, first);
-    }, { mustAuthenticate: false });
+    await t.keys.using(
+      'first-use',
+      async (key) => {
+        const first = key.firstUse.first!;
+        t.ensure(first.status === 200, () => `the very first request with a new key answered ${first.status}, expected 200`, key.response, first);
+      },
+      { mustAuthenticate: false },
+    );
   },
   WRITES,
 );
@@ -58,7 +79,11 @@ check(
       // A list that leaves null members out shows no member until the time is written, which may
       // be late (KEY-7): only a member still missing when the use must show is a missing time.
       const shown = lastUsedAt! in item ? { value: item[lastUsedAt!], res } : await lastUseUntil(t, key, (value) => value !== undefined);
-      t.ensure(shown.value !== undefined, () => `the listed key has no "${lastUsedAt}" member (its last-use time), ${LAST_USE_SETTLE_MS / 1000} s after its use`, shown.res);
+      t.ensure(
+        shown.value !== undefined,
+        () => `the listed key has no "${lastUsedAt}" member (its last-use time), ${LAST_USE_SETTLE_MS / 1000} s after its use`,
+        shown.res,
+      );
       t.ensure(isTimeOrNull(shown.value), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(shown.value)}, not a time`, shown.res);
     });
   },
@@ -80,11 +105,19 @@ check(
       const secrets = await t.secrets.known();
       for (const { res } of before.value) t.ensure(!secrets.leaks(res.text), 'the key list contains 8 or more consecutive characters of a key secret', res);
       const listed = t.keys.findListed(before.value, key!);
-      t.ensure(listed !== null, () => `the key list does not show the key named ${key!.name} before its first use: it shows each key`, ...before.value.map((p) => p.res));
+      t.ensure(
+        listed !== null,
+        () => `the key list does not show the key named ${key!.name} before its first use: it shows each key`,
+        ...before.value.map((p) => p.res),
+      );
       // A key never used has no last-use time: null and no member at all both say so.
       const { lastUsedAt } = t.profile.apiKeyFields;
       const value = listed!.item[lastUsedAt!];
-      t.ensure(value === undefined || isTimeOrNull(value), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(value)} before its first use, neither null nor a time`, listed!.res);
+      t.ensure(
+        value === undefined || isTimeOrNull(value),
+        () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(value)} before its first use, neither null nor a time`,
+        listed!.res,
+      );
     } finally {
       await t.keys.discard(key);
     }
@@ -97,7 +130,14 @@ function isTimeOrNull(value: unknown): boolean {
 }
 
 /** Item paths of the profile, by the collection whose listed ids (seen by the preflight) fill them. */
-const ITEM_PATHS = { workspace: 'workspaces', governanceModel: 'governanceModels', record: 'records', taxonomy: 'taxonomies', field: 'fields', picklist: 'picklists' } as const;
+const ITEM_PATHS = {
+  workspace: 'workspaces',
+  governanceModel: 'governanceModels',
+  record: 'records',
+  taxonomy: 'taxonomies',
+  field: 'fields',
+  picklist: 'picklists',
+} as const;
 
 /** Fills an item path where the preflight saw no id: a 404 is an answer that could leak too. */
 const NO_SUCH_ID = 'conformance-no-such-id';
@@ -123,7 +163,8 @@ check(
       for (const path of paths) probes.push({ res: await t.http.get(path, { auth: t.keys.credential(key) }), as: 'with the new key' });
       // HEAD and OPTIONS only where the key itself lives: a target may refuse both (404, 405); only the secret counts.
       for (const path of [own, t.profile.paths.apiKeyList ?? KEY_CREATION_PATH].filter((p): p is string => p !== null)) {
-        for (const method of ['HEAD', 'OPTIONS']) probes.push({ res: await t.http.send({ method, path, auth: t.keys.credential(key) }), as: 'with the new key' });
+        for (const method of ['HEAD', 'OPTIONS'])
+          probes.push({ res: await t.http.send({ method, path, auth: t.keys.credential(key) }), as: 'with the new key' });
       }
       if (own) {
         const res = await t.keys.delete(key);
@@ -140,8 +181,17 @@ check(
     const leaking = probes.filter(({ res }) => secrets.leaks(res.text) || secrets.leaks(Object.values(res.headers).join('\n')));
     const where = ({ res, as }: PathProbe) => `[${res.exchange.request.method}] ${new URL(res.exchange.request.url).pathname} ${as} (${res.status})`;
     const more = leaking.length > 1 ? ` (and ${leaking.length - 1} more response(s))` : '';
-    t.ensure(leaking.length === 0, () => `${where(leaking[0]!)} contains 8 or more consecutive characters of a key secret${more}`, ...leaking.slice(0, 3).map((p) => p.res));
-    if (!deleted) t.skip(own ? 'the key could not be deleted: KEY-5 judges deletion; no part of its secret was shown while it lived' : 'the key cannot be deleted here (no key path or key id): no part of its secret was shown while it lived');
+    t.ensure(
+      leaking.length === 0,
+      () => `${where(leaking[0]!)} contains 8 or more consecutive characters of a key secret${more}`,
+      ...leaking.slice(0, 3).map((p) => p.res),
+    );
+    if (!deleted)
+      t.skip(
+        own
+          ? 'the key could not be deleted: KEY-5 judges deletion; no part of its secret was shown while it lived'
+          : 'the key cannot be deleted here (no key path or key id): no part of its secret was shown while it lived',
+      );
   },
   WRITES,
 );
@@ -216,13 +266,23 @@ check(
     await t.keys.using('last-use', async (key) => {
       // The key was used when it was created; a target may write the time a few seconds later.
       const before = await lastUseUntil(t, key, (value) => typeof value === 'string');
-      t.ensure(typeof before.value === 'string', () => `the key was used but its last-use time is still ${JSON.stringify(before.value)} ${LAST_USE_SETTLE_MS / 1000} s later`, before.res);
+      t.ensure(
+        typeof before.value === 'string',
+        () => `the key was used but its last-use time is still ${JSON.stringify(before.value)} ${LAST_USE_SETTLE_MS / 1000} s later`,
+        before.res,
+      );
       // Last-use times may have a resolution of one second.
       await sleep(1100);
       const use = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       t.ensure(use.status === 200, () => `using the key again answered ${use.status}`, use);
       const after = await lastUseUntil(t, key, (value) => movedOn(before.value as string, value));
-      t.ensure(movedOn(before.value as string, after.value), () => `the last-use time stayed ${JSON.stringify(after.value)} after the key was used again (before: ${JSON.stringify(before.value)})`, before.res, use, after.res);
+      t.ensure(
+        movedOn(before.value as string, after.value),
+        () => `the last-use time stayed ${JSON.stringify(after.value)} after the key was used again (before: ${JSON.stringify(before.value)})`,
+        before.res,
+        use,
+        after.res,
+      );
     });
   },
   WRITES,
@@ -264,4 +324,3 @@ check(
   },
   WRITES,
 );
-

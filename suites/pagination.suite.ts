@@ -25,14 +25,20 @@ const LABELS: Record<CollectionName, string> = {
 /** The maximum, the default, a prime that leaves a short last page, and 1 (every page is a boundary). */
 const WALK_LIMITS = [10_000, 100, 7, 1] as const;
 
-const offers = (name: CollectionName) => (run: RunContext) => (collections(run.profile)[name].list ? true : `the profile declares no list path for ${LABELS[name]}`);
+const offers = (name: CollectionName) => (run: RunContext) =>
+  collections(run.profile)[name].list ? true : `the profile declares no list path for ${LABELS[name]}`;
 
 const listOf = (t: CheckContext, name: CollectionName) => t.lists.endpoint(name).list!;
 
 /** `limit=5` as a value of the raw query, for the tables below. */
 const spelled = (raw: string | string[], reading: bigint, form: string): QueryValue => ({ raw: [raw].flat(), spelling: 'unusual', readings: [reading], form });
 
-async function firstPage(t: CheckContext, path: string, query: Record<string, string | number> = {}, judge: 'PAG-1' | 'other' = 'other'): Promise<{ res: HttpResponse; page: Envelope }> {
+async function firstPage(
+  t: CheckContext,
+  path: string,
+  query: Record<string, string | number> = {},
+  judge: 'PAG-1' | 'other' = 'other',
+): Promise<{ res: HttpResponse; page: Envelope }> {
   const res = await t.http.get(path, { query });
   return { res, page: envelope(t, res, 'a page of the list', judge) };
 }
@@ -114,7 +120,11 @@ for (const name of COLLECTION_NAMES) {
       for (const [implicit, explicit] of pairs) {
         const a = await firstPage(t, list, implicit);
         const b = await firstPage(t, list, explicit);
-        const same = await samePage({ res: a.res, again: () => t.http.get(list, { query: implicit }) }, { res: b.res, again: () => t.http.get(list, { query: explicit }) }, idField);
+        const same = await samePage(
+          { res: a.res, again: () => t.http.get(list, { query: implicit }) },
+          { res: b.res, again: () => t.http.get(list, { query: explicit }) },
+          idField,
+        );
         t.ensure(
           same,
           () => `${requestOf(a.res)} gives ${describePage(a.page, idField)} but ${requestOf(b.res)} gives ${describePage(b.page, idField)}`,
@@ -124,7 +134,11 @@ for (const name of COLLECTION_NAMES) {
       }
       const { res, page } = await firstPage(t, list);
       const expected = Math.min(100, page.total_count);
-      t.ensure(page.items.length === expected, () => `${requestOf(res)} holds ${page.items.length} items; with total_count ${page.total_count} the default limit of 100 gives ${expected}`, res);
+      t.ensure(
+        page.items.length === expected,
+        () => `${requestOf(res)} holds ${page.items.length} items; with total_count ${page.total_count} the default limit of 100 gives ${expected}`,
+        res,
+      );
     },
     { applies },
   );
@@ -149,7 +163,11 @@ for (const name of COLLECTION_NAMES) {
       for (const limit of [1, 100, 10_000]) {
         const { res, page } = await firstPage(t, list, { limit });
         const expected = Math.min(limit, page.total_count);
-        t.ensure(page.items.length === expected, () => `${requestOf(res)} holds ${page.items.length} items; limit ${limit} with total_count ${page.total_count} gives ${expected}`, res);
+        t.ensure(
+          page.items.length === expected,
+          () => `${requestOf(res)} holds ${page.items.length} items; limit ${limit} with total_count ${page.total_count} gives ${expected}`,
+          res,
+        );
       }
     },
     { applies },
@@ -160,7 +178,12 @@ for (const name of COLLECTION_NAMES) {
     `${label}: a page or limit that is text or a fraction is 422 naming it`,
     async (t) => {
       const list = listOf(t, name);
-      for (const [param, raw] of [['page', 'abc'], ['page', '1.5'], ['limit', 'ten'], ['limit', '2.5']] as const) {
+      for (const [param, raw] of [
+        ['page', 'abc'],
+        ['page', '1.5'],
+        ['limit', 'ten'],
+        ['limit', '2.5'],
+      ] as const) {
         ensureRejected(t, await t.http.get(list, { query: { [param]: raw } }), param, 'not an integer');
       }
     },
@@ -168,7 +191,11 @@ for (const name of COLLECTION_NAMES) {
   );
 
   for (const clause of ['PAG-6', 'PAG-7', 'PAG-8'] as const) {
-    const what = { 'PAG-6': 'has_more is exact on every page', 'PAG-7': 'total_count items arrive in ceil(total_count/limit) pages', 'PAG-8': 'each id once and every page but the last full' }[clause];
+    const what = {
+      'PAG-6': 'has_more is exact on every page',
+      'PAG-7': 'total_count items arrive in ceil(total_count/limit) pages',
+      'PAG-8': 'each id once and every page but the last full',
+    }[clause];
     check(clause, `${label}: ${what} of walks at limits ${WALK_LIMITS.join(', ')}`, (t) => judgeWalks(t, name, clause), { applies });
   }
 
@@ -191,7 +218,12 @@ for (const name of COLLECTION_NAMES) {
           continue;
         }
         const body = envelope(t, res, '200 with no items, or 422 naming page');
-        t.ensure(body.items.length === 0 && !body.has_more && body.total_count === total, () => `${requestOf(res)}, past the end of ${total} items, gives ${describePage(body, null)}; expected no items, has_more false and total_count ${total}`, res);
+        t.ensure(
+          body.items.length === 0 && !body.has_more && body.total_count === total,
+          () =>
+            `${requestOf(res)}, past the end of ${total} items, gives ${describePage(body, null)}; expected no items, has_more false and total_count ${total}`,
+          res,
+        );
       }
     },
     { applies },
@@ -204,9 +236,25 @@ for (const name of COLLECTION_NAMES) {
       const list = listOf(t, name);
       const { idField } = t.lists.endpoint(name);
       const judge = exactReading(t, list, idField);
-      const limits = [spelled('', LIMIT_DEFAULT, 'empty'), spelled('02', 2n, 'leading zero'), spelled('+2', 2n, 'plus sign'), spelled(' 2', 2n, 'whitespace'), spelled('2e0', 2n, 'exponent'), spelled('1e1', 10n, 'exponent'), spelled('0x2', 2n, 'hex'), spelled(['2', '2'], 2n, 'repeated parameter')];
+      const limits = [
+        spelled('', LIMIT_DEFAULT, 'empty'),
+        spelled('02', 2n, 'leading zero'),
+        spelled('+2', 2n, 'plus sign'),
+        spelled(' 2', 2n, 'whitespace'),
+        spelled('2e0', 2n, 'exponent'),
+        spelled('1e1', 10n, 'exponent'),
+        spelled('0x2', 2n, 'hex'),
+        spelled(['2', '2'], 2n, 'repeated parameter'),
+      ];
       for (const value of limits) await judge('limit', value);
-      const pages = [spelled('', 1n, 'empty'), spelled('02', 2n, 'leading zero'), spelled('+2', 2n, 'plus sign'), spelled('2e0', 2n, 'exponent'), spelled('0x2', 2n, 'hex'), spelled(['2', '2'], 2n, 'repeated parameter')];
+      const pages = [
+        spelled('', 1n, 'empty'),
+        spelled('02', 2n, 'leading zero'),
+        spelled('+2', 2n, 'plus sign'),
+        spelled('2e0', 2n, 'exponent'),
+        spelled('0x2', 2n, 'hex'),
+        spelled(['2', '2'], 2n, 'repeated parameter'),
+      ];
       for (const value of pages) await judge('page', value);
     },
     { applies },
@@ -250,7 +298,11 @@ check('PAG-4', 'property: a plain integer limit is served from 1 to 10000 and is
     if (limit < LIMIT_MIN || limit > LIMIT_MAX) return ensureRejected(t, res, 'limit', 'limit is 1 to 10000');
     const body = envelope(t, res, `a page (${describeValue('limit', value)})`);
     const expected = itemsOnPage(body.total_count, 1n, limit);
-    t.ensure(body.items.length === expected, () => `${requestOf(res)} holds ${body.items.length} items; limit ${limit} with total_count ${body.total_count} gives ${expected}`, res);
+    t.ensure(
+      body.items.length === expected,
+      () => `${requestOf(res)} holds ${body.items.length} items; limit ${limit} with total_count ${body.total_count} gives ${expected}`,
+      res,
+    );
   });
 });
 
@@ -284,7 +336,8 @@ function exactReading(t: CheckContext, list: string, idField: string | null): (p
   const other = (param: PageParam): Record<string, string> => (param === 'page' ? { limit: '1' } : { page: '1' });
   // A non-200 answer has its status for signature: a spelling answered like its canonical form
   // (a 404 for a page past the end, say) was read exactly, and PAG-9 judges the 404 itself.
-  const signatureOf = (res: HttpResponse) => (res.status === 200 && res.exchange.response?.json === 'ok' ? signature(res.json as Envelope, idField) : `status ${res.status}`);
+  const signatureOf = (res: HttpResponse) =>
+    res.status === 200 && res.exchange.response?.json === 'ok' ? signature(res.json as Envelope, idField) : `status ${res.status}`;
   const canonicalOf = (param: PageParam, reading: bigint) => {
     const key = `${param}=${reading}`;
     let found = canonical.get(key);
@@ -294,7 +347,8 @@ function exactReading(t: CheckContext, list: string, idField: string | null): (p
     }
     return found;
   };
-  const describe = (res: HttpResponse) => (res.status === 200 && res.exchange.response?.json === 'ok' ? describePage(res.json as Envelope, idField) : `${res.status}`);
+  const describe = (res: HttpResponse) =>
+    res.status === 200 && res.exchange.response?.json === 'ok' ? describePage(res.json as Envelope, idField) : `${res.status}`;
   return async (param, value) => {
     const res = await sendValue(t, list, param, value, other(param));
     const what = describeValue(param, value);
@@ -345,6 +399,10 @@ async function judgeEmpty(t: CheckContext, list: string, filter: Record<string, 
   for (const query of [filter, { ...filter, page: 1, limit: 1 }]) {
     const { res, page } = await firstPage(t, list, query);
     if (page.total_count !== 0) t.skip(`${requestOf(res)} is no longer empty (total_count ${page.total_count})`);
-    t.ensure(page.items.length === 0 && page.has_more === false, () => `${requestOf(res)}, an empty list, gives ${describePage(page, null)}; expected no items and has_more false`, res);
+    t.ensure(
+      page.items.length === 0 && page.has_more === false,
+      () => `${requestOf(res)}, an empty list, gives ${describePage(page, null)}; expected no items and has_more false`,
+      res,
+    );
   }
 }

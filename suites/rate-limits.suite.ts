@@ -106,21 +106,32 @@ async function recover(t: CheckContext, auth: { key: string; kind: 'created' }, 
   return { res, waitedS: retryAfter };
 }
 
-
 /** The 429 a burst provoked, or a finding that the ceiling was crossed without one. */
 function first429Of(t: CheckContext, burst: BurstResult, who: string, ceiling: number): HttpResponse {
   const { judgement, attempt } = burst;
   if (judgement.kind === 'lax') {
     const at = attempt[judgement.index]!;
-    if (!burst.first429) t.fail(`${attempt.length} requests ${who} in a row, none refused: the ceiling of ${ceiling} a window is not enforced`, ...attempt.slice(-2));
-    if (at.status === 429) t.fail(`the first 429 ${who} came only after ${judgement.accepted} requests within one window: the ceiling is ${ceiling}`, ...attempt.slice(judgement.index - 1, judgement.index + 1));
-    t.fail(`request ${judgement.accepted} ${who} within one window was answered ${at.status}, not 429: the ceiling is ${ceiling}`, ...attempt.slice(Math.max(0, judgement.index - 1), judgement.index + 1));
+    if (!burst.first429)
+      t.fail(`${attempt.length} requests ${who} in a row, none refused: the ceiling of ${ceiling} a window is not enforced`, ...attempt.slice(-2));
+    if (at.status === 429)
+      t.fail(
+        `the first 429 ${who} came only after ${judgement.accepted} requests within one window: the ceiling is ${ceiling}`,
+        ...attempt.slice(judgement.index - 1, judgement.index + 1),
+      );
+    t.fail(
+      `request ${judgement.accepted} ${who} within one window was answered ${at.status}, not 429: the ceiling is ${ceiling}`,
+      ...attempt.slice(Math.max(0, judgement.index - 1), judgement.index + 1),
+    );
   }
   if (judgement.kind === 'slow') {
-    t.skip(`${attempt.length} requests ${who} did not fit in one window of ${t.profile.limits.windowSeconds} s: the target answered too slowly to reach the ceiling`);
+    t.skip(
+      `${attempt.length} requests ${who} did not fit in one window of ${t.profile.limits.windowSeconds} s: the target answered too slowly to reach the ceiling`,
+    );
   }
   if (judgement.kind === 'early') {
-    t.skip(`a 429 came after only ${judgement.accepted} requests ${who} on a fresh budget of ${ceiling}: another client seems to share it, the count proves nothing`);
+    t.skip(
+      `a 429 came after only ${judgement.accepted} requests ${who} on a fresh budget of ${ceiling}: another client seems to share it, the count proves nothing`,
+    );
   }
   return burst.first429!.res;
 }
@@ -137,7 +148,7 @@ function numbersIn(message: string): number[] {
 
 check(
   'RATE-3',
-  'the request past a key\'s ceiling is 429 rate_limit_error, rate_limit_exceeded, param null, stating the wait',
+  "the request past a key's ceiling is 429 rate_limit_error, rate_limit_exceeded, param null, stating the wait",
   async (t) => {
     const { burst, again } = await exhausted(t);
     const ceiling = t.profile.limits.perKeyPerMinute;
@@ -166,7 +177,8 @@ check(
     if (again && again.res.status !== 429 && restored) {
       t.ensure(
         !withinWindowOf(burst.first429!, again),
-        () => `the key was accepted again (${again.res.status}) right after its 429, within the window the 429 named (Retry-After ${retryAfter ?? 'none'}, X-RateLimit-Reset ${rateHeaders(res.headers).reset ?? 'none'})`,
+        () =>
+          `the key was accepted again (${again.res.status}) right after its 429, within the window the 429 named (Retry-After ${retryAfter ?? 'none'}, X-RateLimit-Reset ${rateHeaders(res.headers).reset ?? 'none'})`,
         res,
         again.res,
       );
@@ -185,7 +197,8 @@ check(
     const stillRefused = again!.res.status === 429;
     t.ensure(
       !(stillRefused && main!.status === 429),
-      () => `the main key was answered 429 while another key of the account was exhausted${mainRefusals > 1 ? ` (seen on ${mainRefusals} exhaustions, the main key's window waited out between them)` : ''}: the limit is not per key`,
+      () =>
+        `the main key was answered 429 while another key of the account was exhausted${mainRefusals > 1 ? ` (seen on ${mainRefusals} exhaustions, the main key's window waited out between them)` : ''}: the limit is not per key`,
       refused,
       main!,
     );
@@ -193,7 +206,8 @@ check(
     const { judgement } = burst;
     t.ensure(
       judgement.kind !== 'early',
-      () => `a key created moments ago was refused after ${judgement.kind === 'early' ? judgement.accepted : '?'} requests of its ceiling of ${t.profile.limits.perKeyPerMinute}: its budget is shared with other keys`,
+      () =>
+        `a key created moments ago was refused after ${judgement.kind === 'early' ? judgement.accepted : '?'} requests of its ceiling of ${t.profile.limits.perKeyPerMinute}: its budget is shared with other keys`,
       refused,
     );
     if (!stillRefused) {
@@ -207,21 +221,31 @@ check(
   { writes: true },
 );
 
-check('RATE-7', 'the request past the ceiling without a key in one window is 429 rate_limit_error with Retry-After', async (t) => {
-  const ceiling = t.profile.limits.unauthenticatedPerMinute;
-  // Only a budget untouched by the run proves the count (checks expecting 401 ran before).
-  await t.budget.untilFresh('none');
-  const burst = await provokeLimit({
-    send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
-    ceiling,
-    windowMs: t.profile.limits.windowSeconds * 1000,
-    untilFresh: () => t.budget.untilFresh('none'),
-  });
-  const res = first429Of(t, burst, 'without Authorization', ceiling);
-  const error = (res.json as { error?: { type?: unknown } } | undefined)?.error;
-  t.ensure(error?.type === 'rate_limit_error', () => `the 429 without a key has type ${JSON.stringify(error?.type)}, not "rate_limit_error"`, res);
-  t.ensure(/^\d+$/.test(res.headers['retry-after']?.trim() ?? ''), () => `the 429 without a key carries ${res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(res.headers['retry-after'])}`}`, res);
-}, { applies: (run) => (run.readOnly ? 'read-only' : true) }); // a read-only run provokes no 429 (src/http/client.ts)
+check(
+  'RATE-7',
+  'the request past the ceiling without a key in one window is 429 rate_limit_error with Retry-After',
+  async (t) => {
+    const ceiling = t.profile.limits.unauthenticatedPerMinute;
+    // Only a budget untouched by the run proves the count (checks expecting 401 ran before).
+    await t.budget.untilFresh('none');
+    const burst = await provokeLimit({
+      send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
+      ceiling,
+      windowMs: t.profile.limits.windowSeconds * 1000,
+      untilFresh: () => t.budget.untilFresh('none'),
+    });
+    const res = first429Of(t, burst, 'without Authorization', ceiling);
+    const error = (res.json as { error?: { type?: unknown } } | undefined)?.error;
+    t.ensure(error?.type === 'rate_limit_error', () => `the 429 without a key has type ${JSON.stringify(error?.type)}, not "rate_limit_error"`, res);
+    t.ensure(
+      /^\d+$/.test(res.headers['retry-after']?.trim() ?? ''),
+      () =>
+        `the 429 without a key carries ${res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(res.headers['retry-after'])}`}`,
+      res,
+    );
+  },
+  { applies: (run) => (run.readOnly ? 'read-only' : true) },
+); // a read-only run provokes no 429 (src/http/client.ts)
 
 check('RATE-4', 'every 429 of the run carries Retry-After in whole seconds and the three X-RateLimit headers', async (t) => {
   if (!t.run.readOnly) {
@@ -237,7 +261,9 @@ check('RATE-4', 'every 429 of the run carries Retry-After in whole seconds and t
     t.ensure(retryAfter !== undefined, 'a 429 carries no Retry-After', e);
     t.ensure(/^\s*\d+\s*$/.test(retryAfter!), () => `a 429 carries Retry-After ${JSON.stringify(retryAfter)}, not whole seconds`, e);
     const h = rateHeaders(headers);
-    const missing = [h.limit === null && 'X-RateLimit-Limit', h.remaining === null && 'X-RateLimit-Remaining', h.reset === null && 'X-RateLimit-Reset'].filter(Boolean);
+    const missing = [h.limit === null && 'X-RateLimit-Limit', h.remaining === null && 'X-RateLimit-Remaining', h.reset === null && 'X-RateLimit-Reset'].filter(
+      Boolean,
+    );
     t.ensure(missing.length === 0, () => `a 429 lacks integer ${missing.join(', ')}`, e);
   }
 });

@@ -36,7 +36,11 @@ for (const { clause, collection, schema, what } of SHAPED) {
 }
 
 /** Retrieves a spread of listed items; returns each list item beside its retrieval. */
-async function retrieveListed(t: CheckContext, collection: CollectionName, what: string): Promise<{ listed: Record<string, unknown>; fetched: unknown; res: Awaited<ReturnType<CheckContext['http']['get']>> }[]> {
+async function retrieveListed(
+  t: CheckContext,
+  collection: CollectionName,
+  what: string,
+): Promise<{ listed: Record<string, unknown>; fetched: unknown; res: Awaited<ReturnType<CheckContext['http']['get']>> }[]> {
   const { list, item } = t.lists.endpoint(collection);
   const { page } = await t.lists.fetchPage(list!, { limit: 100 });
   if (page.items.length === 0) t.skip(`${list} is empty: no ${what} to retrieve`);
@@ -62,7 +66,6 @@ for (const { collection, what } of RETRIEVABLE) {
   check('RES-4', `every listed ${what} can be retrieved by its id`, async (t) => {
     await retrieveListed(t, collection, what);
   });
-
 }
 
 const TAXONOMY_PARTS: readonly { collection: CollectionName; what: string }[] = [
@@ -120,7 +123,10 @@ for (const { collection, what } of [...RETRIEVABLE, ...TAXONOMY_PARTS]) {
       differences.push(...found.map((d) => `${what} ${String(id)}: ${describeDifference(d)}`));
       evidence.push(res);
     }
-    if (compared === 0) t.skip(`no listed ${what} could be retrieved (answered ${refused?.status}): ${collection === 'workspaces' || collection === 'governanceModels' || collection === 'records' ? 'RES-4' : 'RES-5'} judges that`);
+    if (compared === 0)
+      t.skip(
+        `no listed ${what} could be retrieved (answered ${refused?.status}): ${collection === 'workspaces' || collection === 'governanceModels' || collection === 'records' ? 'RES-4' : 'RES-5'} judges that`,
+      );
     const more = differences.length > SHOWN_DIFFERENCES ? `; and ${differences.length - SHOWN_DIFFERENCES} more` : '';
     t.ensure(differences.length === 0, () => `${differences.slice(0, SHOWN_DIFFERENCES).join('; ')}${more}`, ...evidence.slice(0, SHOWN_DIFFERENCES));
   });

@@ -52,11 +52,23 @@ for (const kind of INVALID_SUBMISSION_KINDS) {
     `${KIND_TITLES[kind]} is ${statuses} invalid_request_error naming the input`,
     async (t) => {
       await eachInvalid(t, kind, (res, input) => {
-        t.ensure(input.statuses.includes(res.status), () => `a submission where ${input.fault} answered ${res.status}, expected ${statuses}${res.status < 300 ? ': the invalid body was accepted' : ''}`, res);
+        t.ensure(
+          input.statuses.includes(res.status),
+          () => `a submission where ${input.fault} answered ${res.status}, expected ${statuses}${res.status < 300 ? ': the invalid body was accepted' : ''}`,
+          res,
+        );
         const error = errorOf(res.json);
         if (res.status !== 422) return;
-        t.ensure(error?.type === 'invalid_request_error', () => `the 422 for a submission where ${input.fault} has type ${JSON.stringify(error?.type)}, expected invalid_request_error`, res);
-        t.ensure(input.params.some((p) => names(error?.param, p)), () => `the 422 for a submission where ${input.fault} has param ${JSON.stringify(error?.param)}, expected it to name ${input.params.join(' or ')}`, res);
+        t.ensure(
+          error?.type === 'invalid_request_error',
+          () => `the 422 for a submission where ${input.fault} has type ${JSON.stringify(error?.type)}, expected invalid_request_error`,
+          res,
+        );
+        t.ensure(
+          input.params.some((p) => names(error?.param, p)),
+          () => `the 422 for a submission where ${input.fault} has param ${JSON.stringify(error?.param)}, expected it to name ${input.params.join(' or ')}`,
+          res,
+        );
       });
     },
     { writes: true },
@@ -70,9 +82,18 @@ for (const kind of INVALID_SUBMISSION_KINDS) {
         // Only a refusal has a path to judge; a wrong status is SUB-2's finding.
         const error = errorOf(res.json);
         if ((res.status !== 400 && res.status !== 422) || !error) return;
-        t.ensure(names(error.path, input.member), () => `the ${res.status} for a submission where ${input.fault} has path ${JSON.stringify(error.path)}, expected it to locate ${input.member}`, res);
+        t.ensure(
+          names(error.path, input.member),
+          () => `the ${res.status} for a submission where ${input.fault} has path ${JSON.stringify(error.path)}, expected it to locate ${input.member}`,
+          res,
+        );
         if (input.rowIndex !== null) {
-          t.ensure(hasIndex(error.path, input.rowIndex), () => `the ${res.status} for a submission where ${input.fault} has path ${JSON.stringify(error.path)}, which does not give the row index ${input.rowIndex}`, res);
+          t.ensure(
+            hasIndex(error.path, input.rowIndex),
+            () =>
+              `the ${res.status} for a submission where ${input.fault} has path ${JSON.stringify(error.path)}, which does not give the row index ${input.rowIndex}`,
+            res,
+          );
         }
       });
     },
@@ -108,7 +129,14 @@ function emptyValues(valid: ValidSubmission, t: CheckContext): EmptyValue[] {
     })),
   );
   const param = t.profile.submissions.workspaceQueryParam;
-  if (param) out.push({ what: `${param} present in the query as an empty string`, body: valid.body, query: { ...valid.query, [param]: '' }, params: [param, 'workspace_id'], reference: true });
+  if (param)
+    out.push({
+      what: `${param} present in the query as an empty string`,
+      body: valid.body,
+      query: { ...valid.query, [param]: '' },
+      params: [param, 'workspace_id'],
+      reference: true,
+    });
   return out;
 }
 
@@ -120,12 +148,29 @@ check(
     for (const { what, body, query, params, reference } of emptyValues(valid, t)) {
       const res = await submit(t, body, query);
       const allowed = reference ? [400, 404, 422] : [400, 422];
-      t.ensure(allowed.includes(res.status), () => `a submission with ${what} answered ${res.status}, expected ${allowed.join(', ')}${res.status < 300 ? ': the submission was accepted' : ''}`, res);
+      t.ensure(
+        allowed.includes(res.status),
+        () => `a submission with ${what} answered ${res.status}, expected ${allowed.join(', ')}${res.status < 300 ? ': the submission was accepted' : ''}`,
+        res,
+      );
       const error = errorOf(res.json);
-      if (res.status === 404) t.ensure(error?.type === 'not_found_error', () => `the 404 for a submission with ${what} has type ${JSON.stringify(error?.type)}, expected not_found_error`, res);
+      if (res.status === 404)
+        t.ensure(
+          error?.type === 'not_found_error',
+          () => `the 404 for a submission with ${what} has type ${JSON.stringify(error?.type)}, expected not_found_error`,
+          res,
+        );
       if (res.status !== 422) continue;
-      t.ensure(error?.type === 'invalid_request_error', () => `the 422 for a submission with ${what} has type ${JSON.stringify(error?.type)}, expected invalid_request_error`, res);
-      t.ensure(params.some((p) => names(error?.param, p)), () => `the 422 for a submission with ${what} has param ${JSON.stringify(error?.param)}, expected it to name ${params.join(' or ')}`, res);
+      t.ensure(
+        error?.type === 'invalid_request_error',
+        () => `the 422 for a submission with ${what} has type ${JSON.stringify(error?.type)}, expected invalid_request_error`,
+        res,
+      );
+      t.ensure(
+        params.some((p) => names(error?.param, p)),
+        () => `the 422 for a submission with ${what} has param ${JSON.stringify(error?.param)}, expected it to name ${params.join(' or ')}`,
+        res,
+      );
     }
   },
   { writes: true },
@@ -135,11 +180,18 @@ check(
 function judgeWellFormed(t: CheckContext, res: HttpResponse, what: string): void {
   t.ensure(res.status < 500, () => `a submission of ${what} answered ${res.status}: well-formed rows must never cause a server error`, res);
   if (t.profile.submissions.acceptsAnyData === true) {
-    t.ensure(res.status === 201, () => `a submission of ${what} answered ${res.status}, expected 201: the profile says any data object is accepted: ${snippet(res.text)}`, res);
+    t.ensure(
+      res.status === 201,
+      () => `a submission of ${what} answered ${res.status}, expected 201: the profile says any data object is accepted: ${snippet(res.text)}`,
+      res,
+    );
   }
 }
 
-const bodyOf = (valid: ValidSubmission, rows: readonly RowData[], t: CheckContext) => ({ ...valid.body, rows: rows.map((data) => ({ data: tagged(t, data) })) });
+const bodyOf = (valid: ValidSubmission, rows: readonly RowData[], t: CheckContext) => ({
+  ...valid.body,
+  rows: rows.map((data) => ({ data: tagged(t, data) })),
+});
 
 check(
   'SUB-5',
@@ -173,7 +225,10 @@ const EDGE_ROWS: readonly { what: string; data: RowData }[] = [
   { what: 'an empty data object', data: {} },
   { what: 'text outside the Basic Multilingual Plane', data: { name: '𠜎𠜱𠝹 𝒜𝓁𝒾𝒸ℯ', note: '👩‍👩‍👧‍👦 🏳️‍🌈 🇯🇵' } },
   { what: 'right-to-left and combining text', data: { ar: 'مرحبا بالعالم', he: 'שָׁלוֹם', hi: 'नमस्ते दुनिया', th: 'สวัสดีชาวโลก', zalgo: 'e\u0301\u0302\u0303' } },
-  { what: 'objects and arrays nested 32 deep', data: { nested: Array.from({ length: 32 }).reduce<unknown>((inner, _, i) => (i % 2 ? [inner] : { level: 32 - i, inner }), 'bottom') as RowData } },
+  {
+    what: 'objects and arrays nested 32 deep',
+    data: { nested: Array.from({ length: 32 }).reduce<unknown>((inner, _, i) => (i % 2 ? [inner] : { level: 32 - i, inner }), 'bottom') as RowData },
+  },
   { what: 'a string of 16384 characters', data: { long_text: 'Ünïcödé 🦄 '.repeat(1490).slice(0, 16384) } },
   { what: 'empty containers, null, extreme numbers', data: { o: {}, a: [], n: null, big: 1e308, tiny: 5e-324, neg: -9007199254740991, t: true } },
 ];
@@ -197,7 +252,11 @@ interface Dimension {
 }
 
 /** Every item of a filtered list (a few pages at most), with the first page's envelope. */
-async function listAll(t: CheckContext, path: string, query: Record<string, string>): Promise<{ res: HttpResponse; page: Envelope; items: unknown[]; complete: boolean }> {
+async function listAll(
+  t: CheckContext,
+  path: string,
+  query: Record<string, string>,
+): Promise<{ res: HttpResponse; page: Envelope; items: unknown[]; complete: boolean }> {
   const first = await t.lists.fetchPage(path, { ...query, limit: 100 });
   const items = [...first.page.items];
   let page = 1;
@@ -232,7 +291,8 @@ check(
         // Rows are validated against their taxonomy, and the sample row is one for the first: the
         // taxonomy filter cannot be exercised, the workspace filter still can.
         dimensions = dimensions.filter((d) => d.what !== 'taxonomy');
-        if (dimensions.length === 0) t.skip(`a submission to a second taxonomy answered ${res.status} (the sample row fits the first), and the target has one workspace`);
+        if (dimensions.length === 0)
+          t.skip(`a submission to a second taxonomy answered ${res.status} (the sample row fits the first), and the target has one workspace`);
         const retry = validSubmission(t, { workspace: wsB ?? wsA, taxonomy: txA });
         res = await submit(t, retry.body, retry.query);
       }
@@ -245,25 +305,44 @@ check(
       const onA = await listAll(t, listPath, { [filter]: a });
       const onB = await listAll(t, listPath, { [filter]: b });
       const label = (id: string) => `${listPath}?${filter}=${id}`;
-      t.ensure(onA.page.total_count >= 1, () => `${label(a)} has total_count ${onA.page.total_count}, but a submission to that ${what} was just created`, onA.res);
-      t.ensure(onA.page.total_count < all.page.total_count, () => `${label(a)} has total_count ${onA.page.total_count}, the unfiltered list ${all.page.total_count}: the filter does not narrow, though a submission to another ${what} exists`, onA.res, all.res);
+      t.ensure(
+        onA.page.total_count >= 1,
+        () => `${label(a)} has total_count ${onA.page.total_count}, but a submission to that ${what} was just created`,
+        onA.res,
+      );
+      t.ensure(
+        onA.page.total_count < all.page.total_count,
+        () =>
+          `${label(a)} has total_count ${onA.page.total_count}, the unfiltered list ${all.page.total_count}: the filter does not narrow, though a submission to another ${what} exists`,
+        onA.res,
+        all.res,
+      );
       t.ensure(
         onA.page.total_count + onB.page.total_count <= all.page.total_count,
-        () => `${label(a)} (${onA.page.total_count}) and ${label(b)} (${onB.page.total_count}) count more than the unfiltered list (${all.page.total_count}): total_count does not count matches`,
+        () =>
+          `${label(a)} (${onA.page.total_count}) and ${label(b)} (${onB.page.total_count}) count more than the unfiltered list (${all.page.total_count}): total_count does not count matches`,
         onA.res,
         onB.res,
         all.res,
       );
-      for (const [side, listed] of [['a', onA], ['b', onB]] as const) {
+      for (const [side, listed] of [
+        ['a', onA],
+        ['b', onB],
+      ] as const) {
         if (listed.complete) {
-          t.ensure(listed.items.length === listed.page.total_count, () => `${label(side === 'a' ? a : b)} lists ${listed.items.length} submissions over its pages but says total_count ${listed.page.total_count}`, listed.res);
+          t.ensure(
+            listed.items.length === listed.page.total_count,
+            () => `${label(side === 'a' ? a : b)} lists ${listed.items.length} submissions over its pages but says total_count ${listed.page.total_count}`,
+            listed.res,
+          );
         }
         // Where submissions carry an id (their fields are not shown), membership can be seen too.
         const ids = idsOf(listed.items);
         const own = created[side];
         const foreign = created[side === 'a' ? 'b' : 'a'];
         if (foreign && ids.includes(foreign)) t.fail(`${label(side === 'a' ? a : b)} lists submission ${foreign}, created in another ${what}`, listed.res);
-        if (own && listed.complete && ids.length > 0) t.ensure(ids.includes(own), () => `${label(side === 'a' ? a : b)} does not list submission ${own}, just created there`, listed.res);
+        if (own && listed.complete && ids.length > 0)
+          t.ensure(ids.includes(own), () => `${label(side === 'a' ? a : b)} does not list submission ${own}, just created there`, listed.res);
       }
     }
   },

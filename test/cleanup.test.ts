@@ -46,7 +46,11 @@ function liveSuiteKeys(app: ReferenceApp): string[] {
   return [...app.state.store.accounts[0]!.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).map((k) => k.name);
 }
 
-function spawnCli(args: readonly string[], env: Record<string, string>, cwd: string): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+function spawnCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd: string,
+): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

@@ -19,7 +19,14 @@ function fakeTransport(statuses: number[], sent: Outgoing[] = []): Send {
   return async (request) => {
     sent.push(request);
     const status = statuses.shift() ?? 200;
-    const exchange: Exchange = { seq: seq++, startedAt: '', durationMs: 0, auth: request.auth, bucket: request.bucket, request: { method: request.method, url: request.url, headers: {} } };
+    const exchange: Exchange = {
+      seq: seq++,
+      startedAt: '',
+      durationMs: 0,
+      auth: request.auth,
+      bucket: request.bucket,
+      request: { method: request.method, url: request.url, headers: {} },
+    };
     return { status, headers: { 'retry-after': '0' }, text: '{}', json: {}, exchange } satisfies HttpResponse;
   };
 }
@@ -49,7 +56,7 @@ describe('the client layers', () => {
     expect((await send(outgoing({ expect429: true }))).status).toBe(429);
   });
 
-  test('pacing waits on the request\'s bucket unless told not to', async () => {
+  test("pacing waits on the request's bucket unless told not to", async () => {
     const acquired: [string, boolean][] = [];
     const send = compose([pacing(async (b, a) => void acquired.push([b, a]))], fakeTransport([]));
     await send(outgoing());
@@ -62,7 +69,13 @@ describe('the client layers', () => {
   test('recording sees a failed exchange too, with an empty body', async () => {
     const recorded: string[] = [];
     const failing: Send = async (r) => {
-      throw new TransportFailure('reset', 'reset', { startedAt: '', durationMs: 0, auth: r.auth, bucket: r.bucket, request: { method: r.method, url: r.url, headers: {} } });
+      throw new TransportFailure('reset', 'reset', {
+        startedAt: '',
+        durationMs: 0,
+        auth: r.auth,
+        bucket: r.bucket,
+        request: { method: r.method, url: r.url, headers: {} },
+      });
     };
     const send = compose([recording(async (e, body) => void recorded.push(`${e.request.method} ${JSON.stringify(body)}`))], failing);
     await expect(send(outgoing())).rejects.toBeInstanceOf(TransportFailure);

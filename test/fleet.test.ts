@@ -38,7 +38,13 @@ beforeAll(async () => {
     const variable = `${name.toUpperCase()}_API_KEY`;
     env[variable] = target.keys.main;
     env[`${name.toUpperCase()}_OTHER_KEY`] = target.keys.other;
-    deployments.push({ name, baseUrl: target.url, profile: `${name}.profile.json`, apiKeyEnv: variable, otherAccountApiKeyEnv: `${name.toUpperCase()}_OTHER_KEY` });
+    deployments.push({
+      name,
+      baseUrl: target.url,
+      profile: `${name}.profile.json`,
+      apiKeyEnv: variable,
+      otherAccountApiKeyEnv: `${name.toUpperCase()}_OTHER_KEY`,
+    });
   }
   const file = fleetFile(deployments);
   const started = Date.now();
@@ -56,7 +62,13 @@ describe('conformance fleet', () => {
     expect(fleet.exitCode, fleet.stderr).toBe(1);
     for (const name of NAMES) expect(existsSync(join(out, name, 'conformance.json')), name).toBe(true);
     expect(report.verdict).toBe('non-conformant');
-    expect(Object.fromEntries(report.deployments.map((d) => [d.name, d.verdict]))).toEqual({ alpha: 'conformant', bravo: 'conformant', charlie: 'conformant', delta: 'non-conformant', echo: 'conformant' });
+    expect(Object.fromEntries(report.deployments.map((d) => [d.name, d.verdict]))).toEqual({
+      alpha: 'conformant',
+      bravo: 'conformant',
+      charlie: 'conformant',
+      delta: 'non-conformant',
+      echo: 'conformant',
+    });
     console.info(`fleet of ${NAMES.length} targets: ${(fleet.wallMs / 1000).toFixed(1)} s wall time`);
   });
 
@@ -69,7 +81,9 @@ describe('conformance fleet', () => {
     expect(report.clauses.filter((c) => c.disagree).map((c) => c.id)).toEqual(['RES-1']);
     const html = readFileSync(join(out, 'fleet.html'), 'utf8');
     expect(html).toMatch(/<section id="disagreements"><h2>Clauses on which deployments disagree \(1\)<\/h2>/);
-    expect(html).toMatch(/<tr class="clause" data-id="RES-1" data-disagree="true">.*<td data-deployment="delta" data-status="fail">.*<td class="outliers">delta<\/td><\/tr>/);
+    expect(html).toMatch(
+      /<tr class="clause" data-id="RES-1" data-disagree="true">.*<td data-deployment="delta" data-status="fail">.*<td class="outliers">delta<\/td><\/tr>/,
+    );
     const markdown = readFileSync(join(out, 'fleet.md'), 'utf8');
     expect(markdown).toMatch(/^## API v1 conformance, five references: non-conformant \(exit 1\)$/m);
     expect(markdown).toMatch(/^\| RES-1 \| MUST \| pass \| pass \| pass \| FAIL \| pass \| delta \|$/m);
@@ -108,7 +122,7 @@ describe('conformance fleet', () => {
     expect(changed.stdout).toMatch(/^ {2}charlie\/report\.html: changed /m);
   });
 
-  test('--merge of the deployments\' report folders gives the same fleet report', async () => {
+  test("--merge of the deployments' report folders gives the same fleet report", async () => {
     const merged = join(cwd, 'merged');
     const result = await runConformance(['fleet', '--merge', ...NAMES.map((n) => join(out, n)), '--report-dir', merged]);
     expect(result.exitCode, result.stderr).toBe(1);
@@ -129,9 +143,17 @@ describe('conformance fleet', () => {
 
 describe('a bad fleet file', () => {
   test.each([
-    ['a deployment whose key variable is not set', [{ name: 'a', baseUrl: 'http://127.0.0.1:9', apiKeyEnv: 'NOT_SET_ANYWHERE' }], /^CONF_FLEET_INVALID: fleet file ".*", deployments\[0\] "a": NOT_SET_ANYWHERE is not set in the environment$/m],
+    [
+      'a deployment whose key variable is not set',
+      [{ name: 'a', baseUrl: 'http://127.0.0.1:9', apiKeyEnv: 'NOT_SET_ANYWHERE' }],
+      /^CONF_FLEET_INVALID: fleet file ".*", deployments\[0\] "a": NOT_SET_ANYWHERE is not set in the environment$/m,
+    ],
     ['a name that cannot name a folder', [{ name: '../up' }], /^CONF_FLEET_INVALID: fleet file ".*": \/deployments\/0\/name must match pattern/],
-    ['a base URL without its key', [{ name: 'a', baseUrl: 'http://127.0.0.1:9' }], /^CONF_FLEET_INVALID: fleet file ".*": \/deployments\/0 must have property apiKeyEnv when property baseUrl is present/],
+    [
+      'a base URL without its key',
+      [{ name: 'a', baseUrl: 'http://127.0.0.1:9' }],
+      /^CONF_FLEET_INVALID: fleet file ".*": \/deployments\/0 must have property apiKeyEnv when property baseUrl is present/,
+    ],
     ['two deployments of one name', [{ name: 'a' }, { name: 'A' }], /^CONF_FLEET_INVALID: .*deployments\[1\] "A": the name is taken by another deployment$/m],
     ['a missing profile', [{ name: 'a', profile: 'nope.json' }], /^CONF_FLEET_INVALID: .*deployments\[0\] "a": cannot read profile .*nope\.json: ENOENT$/m],
   ])('%s is one line and exit 2, before anything runs', async (_what, deployments, message) => {
@@ -144,7 +166,11 @@ describe('a bad fleet file', () => {
   });
 
   test('the fleet schema accepts an embedded deployment and a remote one with its key variables', () => {
-    expect(schemaErrors('fleet', { deployments: [{ name: 'smoke' }, { name: 'acme', baseUrl: 'https://api.acme.example', apiKeyEnv: 'ACME_KEY', otherAccountApiKeyEnv: 'ACME_OTHER' }] })).toEqual([]);
+    expect(
+      schemaErrors('fleet', {
+        deployments: [{ name: 'smoke' }, { name: 'acme', baseUrl: 'https://api.acme.example', apiKeyEnv: 'ACME_KEY', otherAccountApiKeyEnv: 'ACME_OTHER' }],
+      }),
+    ).toEqual([]);
   });
 });
 

@@ -9,8 +9,36 @@ import { ROOT } from './support/cli.js';
 // reference they may be run against; the reference, mutants and variants know nothing of the suite.
 const FORBIDDEN: Record<string, readonly string[]> = {
   src: ['suites', 'mutants', 'variants', 'test', 'scripts', 'bench'],
-  suites: ['reference', 'mutants', 'variants', 'test', 'scripts', 'bench', 'reporters', 'src/cli', 'src/report', 'src/fleet', 'src/integrity', 'src/init', 'src/config'],
-  reference: ['src/broker', 'src/check', 'src/cli', 'src/http', 'src/judge', 'src/keys', 'src/report', 'src/run', 'suites', 'mutants', 'variants', 'test', 'reporters'],
+  suites: [
+    'reference',
+    'mutants',
+    'variants',
+    'test',
+    'scripts',
+    'bench',
+    'reporters',
+    'src/cli',
+    'src/report',
+    'src/fleet',
+    'src/integrity',
+    'src/init',
+    'src/config',
+  ],
+  reference: [
+    'src/broker',
+    'src/check',
+    'src/cli',
+    'src/http',
+    'src/judge',
+    'src/keys',
+    'src/report',
+    'src/run',
+    'suites',
+    'mutants',
+    'variants',
+    'test',
+    'reporters',
+  ],
   mutants: ['suites', 'variants', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report'],
   variants: ['suites', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report'],
   reporters: ['suites', 'reference', 'mutants', 'variants', 'test', 'src/run', 'src/report'],
@@ -50,10 +78,14 @@ test('suites import nothing of the harness but its public face, src/kit.ts', () 
 });
 
 test('the kit loads outside vitest: the benchmarks walk with its helpers', () => {
-  const loaded = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "await import('./suites/support/walk.ts'); console.log('loaded')"], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const loaded = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', "await import('./suites/support/walk.ts'); console.log('loaded')"],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   expect(loaded.stderr).toBe('');
   expect(loaded.stdout.trim()).toBe('loaded');
 });

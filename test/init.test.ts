@@ -37,7 +37,8 @@ test('init against the reference writes a valid profile equal to the shipped one
   const target = await startReference({});
   try {
     const auth = { authorization: `Bearer ${target.keys.main}` };
-    const keyCount = async () => ((await (await fetch(`${target.url}/api/v1/api_keys?limit=100`, { headers: auth })).json()) as { total_count: number }).total_count;
+    const keyCount = async () =>
+      ((await (await fetch(`${target.url}/api/v1/api_keys?limit=100`, { headers: auth })).json()) as { total_count: number }).total_count;
     const keysBefore = await keyCount();
     const out = join(scratch(), 'draft.json');
     const result = await runConformance(['init', '--base-url', target.url, '--out', out], { CONFORMANCE_API_KEY: target.keys.main });
@@ -82,7 +83,8 @@ test('a key init could not delete is in the ledger, and `cleanup` deletes it', a
   });
   try {
     const auth = { authorization: `Bearer ${target.keys.main}` };
-    const keyCount = async () => ((await (await fetch(`${target.url}/api/v1/api_keys?limit=100`, { headers: auth })).json()) as { total_count: number }).total_count;
+    const keyCount = async () =>
+      ((await (await fetch(`${target.url}/api/v1/api_keys?limit=100`, { headers: auth })).json()) as { total_count: number }).total_count;
     const keysBefore = await keyCount();
     const dir = scratch();
     const env = { CONFORMANCE_API_KEY: target.keys.main };

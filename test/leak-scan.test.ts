@@ -22,7 +22,9 @@ describe('end-of-run leak scan', () => {
     writeFileSync(join(dir, 'nested', 'basic.txt'), `authorization: Basic ${Buffer.from(`${KEY}:`).toString('base64')}`);
     writeFileSync(join(dir, 'url.txt'), `?key=${encodeURIComponent(KEY)}`);
     writeFileSync(join(dir, 'tail.txt'), `"hint": "…${KEY.slice(-10)}"`);
-    const scrubbed = scrubReports(dir, redactor()).map((f) => f.slice(dir.length + 1)).sort();
+    const scrubbed = scrubReports(dir, redactor())
+      .map((f) => f.slice(dir.length + 1))
+      .sort();
     expect(scrubbed).toEqual(['nested/basic.txt', 'raw.txt', 'tail.txt', 'url.txt']);
     for (const file of scrubbed) expect(readFileSync(join(dir, file), 'utf8')).toContain(REDACTED);
     expect(scrubReports(dir, redactor())).toEqual([]);

@@ -7,8 +7,12 @@ describe('memberDifferences', () => {
   test('tells null, an empty string and a missing member apart', () => {
     const listed = { id: 'gm_1', name: 'A', description: null };
     expect(memberDifferences(listed, { id: 'gm_1', name: 'A', description: null })).toEqual([]);
-    expect(memberDifferences(listed, { id: 'gm_1', name: 'A', description: '' }).map(describeDifference)).toEqual(['description is "" when retrieved but null in the list']);
-    expect(memberDifferences(listed, { id: 'gm_1', name: 'A' }).map(describeDifference)).toEqual(['description is missing when retrieved but null in the list']);
+    expect(memberDifferences(listed, { id: 'gm_1', name: 'A', description: '' }).map(describeDifference)).toEqual([
+      'description is "" when retrieved but null in the list',
+    ]);
+    expect(memberDifferences(listed, { id: 'gm_1', name: 'A' }).map(describeDifference)).toEqual([
+      'description is missing when retrieved but null in the list',
+    ]);
   });
 
   test('compares types and nested members, every difference named', () => {
@@ -17,8 +21,10 @@ describe('memberDifferences', () => {
     expect(memberDifferences(listed, retrieved).map((d) => d.path)).toEqual(['data.amount', 'data.tags', 'data.owner.note', 'data.extra']);
   });
 
-  test('allows members only the retrieval carries, and another order of an object\'s members', () => {
-    expect(memberDifferences({ id: 'a', data: { x: 1, y: [1, { z: 2 }] } }, { data: { y: [1, { z: 2 }], x: 1 }, id: 'a', created_at: '2025-01-01T00:00:00Z' })).toEqual([]);
+  test("allows members only the retrieval carries, and another order of an object's members", () => {
+    expect(
+      memberDifferences({ id: 'a', data: { x: 1, y: [1, { z: 2 }] } }, { data: { y: [1, { z: 2 }], x: 1 }, id: 'a', created_at: '2025-01-01T00:00:00Z' }),
+    ).toEqual([]);
   });
 
   test('a retrieval that is no object differs as a whole', () => {
@@ -44,6 +50,11 @@ describe('chooseByValueClasses', () => {
   });
 
   test('classes name the member path and the kind of value', () => {
-    expect([...memberClasses({ description: null, data: { tags: [], name: '' } })]).toEqual(['description: null', 'data: object', 'data.tags: empty array', 'data.name: empty string']);
+    expect([...memberClasses({ description: null, data: { tags: [], name: '' } })]).toEqual([
+      'description: null',
+      'data: object',
+      'data.tags: empty array',
+      'data.name: empty string',
+    ]);
   });
 });

@@ -10,7 +10,17 @@ const document = {
   format: 'api-v1-conformance-report',
   verdict: 'non-conformant',
   complete: true,
-  clauses: [{ id: 'KEY-4', level: 'MUST', family: 'KEY', status: 'fail', section: 'Authentication', summary: 'After creation, no response contains a part of the secret.', checks: [{ clause: 'KEY-4', title: 'no response of the run contains a part of its secret', status: 'fail' }] }],
+  clauses: [
+    {
+      id: 'KEY-4',
+      level: 'MUST',
+      family: 'KEY',
+      status: 'fail',
+      section: 'Authentication',
+      summary: 'After creation, no response contains a part of the secret.',
+      checks: [{ clause: 'KEY-4', title: 'no response of the run contains a part of its secret', status: 'fail' }],
+    },
+  ],
 } as unknown as ConformanceDocument;
 
 test("redaction that would alter the suite's own words is named, one that would not is not", () => {

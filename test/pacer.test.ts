@@ -6,7 +6,8 @@ function clock() {
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-const headers = (remaining: number, resetSeconds: number) => rateHeaders({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetSeconds) });
+const headers = (remaining: number, resetSeconds: number) =>
+  rateHeaders({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetSeconds) });
 
 describe('pacer', () => {
   test('lets requests through while the headers say budget remains', () => {

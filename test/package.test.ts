@@ -17,7 +17,9 @@ const exec = promisify(execFile);
 const folder = mkdtempSync(join(tmpdir(), 'conformance-package-'));
 const project = join(folder, 'project');
 /** The environment of every command: none of this run's settings, nor vitest's. */
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && !name.startsWith('GITHUB_')));
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && !name.startsWith('GITHUB_')),
+);
 let packed: { filename: string; size: number; unpackedSize: number; files: { path: string }[] };
 
 async function npx(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
@@ -43,7 +45,19 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 describe('the npm package', () => {
   test('npm pack ships the sources a run loads, the types and the build info, and no tests or mutants', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const file of ['bin/conformance.mjs', 'index.mjs', 'src/cli/main.ts', 'suites/general.suite.ts', 'reference/server.ts', 'profiles/reference.json', 'schemas/fleet.schema.json', 'fixtures/request-estimates.json', 'build-info.json', 'dist/types/src/index.d.ts', 'dist/types/src/report/types.d.ts']) {
+    for (const file of [
+      'bin/conformance.mjs',
+      'index.mjs',
+      'src/cli/main.ts',
+      'suites/general.suite.ts',
+      'reference/server.ts',
+      'profiles/reference.json',
+      'schemas/fleet.schema.json',
+      'fixtures/request-estimates.json',
+      'build-info.json',
+      'dist/types/src/index.d.ts',
+      'dist/types/src/report/types.d.ts',
+    ]) {
       expect(paths, file).toContain(file);
     }
     expect(paths.filter((p) => p.startsWith('test/') || p.startsWith('mutants/') || p.startsWith('bench/'))).toEqual([]);
@@ -70,7 +84,15 @@ describe('the npm package', () => {
   });
 
   test('the kit imports from the package name', async () => {
-    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', "const kit = await import('api-v1-conformance'); console.log(typeof kit.run, typeof kit.verifyFolder, kit.CLAUSE_IDS.length)"], { cwd: project, env });
+    const { stdout } = await exec(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const kit = await import('api-v1-conformance'); console.log(typeof kit.run, typeof kit.verifyFolder, kit.CLAUSE_IDS.length)",
+      ],
+      { cwd: project, env },
+    );
     expect(stdout.trim()).toMatch(/^function function \d+$/);
   });
 });

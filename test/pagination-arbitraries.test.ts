@@ -60,7 +60,18 @@ describe('pagination arbitraries', () => {
 
   test('unusual spellings cover every form PAG-10 lists', () => {
     const forms = new Set(sample(pageParam({ lastPage: 250, spelling: 'unusual' }), 4000).map((v) => v.form));
-    for (const form of ['leading zeros', 'plus sign', 'whitespace', 'exponent', 'hex', 'zero fraction', 'unicode digits', 'repeated parameter', 'repeated parameter, two values', 'empty']) {
+    for (const form of [
+      'leading zeros',
+      'plus sign',
+      'whitespace',
+      'exponent',
+      'hex',
+      'zero fraction',
+      'unicode digits',
+      'repeated parameter',
+      'repeated parameter, two values',
+      'empty',
+    ]) {
       expect(forms).toContain(form);
     }
   });

@@ -18,7 +18,12 @@ afterEach(async () => {
 async function records(options: ReferenceOptions = {}): Promise<{ fetch: PageFetcher; requests: () => number }> {
   const base = referenceProfile();
   running = await startReference({ profile: { ...base, limits: { ...base.limits, perKeyPerMinute: 1e9 } }, ...options });
-  const client = new HttpClient({ baseUrl: running.url, keys: { main: running.keys.main, other: null }, extraHeaders: [], hooks: { acquire: async () => {}, record: async () => {} } });
+  const client = new HttpClient({
+    baseUrl: running.url,
+    keys: { main: running.keys.main, other: null },
+    extraHeaders: [],
+    hooks: { acquire: async () => {}, record: async () => {} },
+  });
   let count = 0;
   return {
     fetch: (page, limit) => {
@@ -91,7 +96,11 @@ describe('pagination walk', () => {
 describe('the reference records page', () => {
   test('is written as text byte for byte like JSON.stringify of the records', () => {
     const source = seedAccount(7, 'a', 100_000).records;
-    for (const [start, end] of [[0, 10], [99_990, 100_010], [31_337, 31_400]] as const) {
+    for (const [start, end] of [
+      [0, 10],
+      [99_990, 100_010],
+      [31_337, 31_400],
+    ] as const) {
       expect(source.sliceJson(start, end)).toBe(JSON.stringify(source.slice(start, end)));
     }
   });

@@ -42,7 +42,7 @@ describe('profile', () => {
     expect(notRunCause('RES-4', { ...input, profile: full, hasOtherAccountKey: true })).toBeNull();
   });
 
-  test('the selection and --read-only leave clauses out as the run\'s own choice, which makes it incomplete', () => {
+  test("the selection and --read-only leave clauses out as the run's own choice, which makes it incomplete", () => {
     const full = parseProfile(reference());
     const input = { profile: full, hasOtherAccountKey: true, selection: { only: ['GEN'], skip: [] }, readOnly: true };
     expect(notRunCause('RES-1', input)?.kind).toBe('selection');

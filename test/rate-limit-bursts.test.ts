@@ -30,7 +30,13 @@ describe('judging a burst that crosses a limit', () => {
   test('a sliding Reset that creeps by seconds is one window, not many', () => {
     const s = steps([...ok(20), 429], (i) => 1700 + Math.floor(i / 4));
     expect(judgeBurst(s, 20, 60_000)).toEqual({ kind: 'limited', index: 20 });
-    expect(judgeBurst(steps(ok(21), (i) => 1700 + Math.floor(i / 4)), 20, 60_000).kind).toBe('lax');
+    expect(
+      judgeBurst(
+        steps(ok(21), (i) => 1700 + Math.floor(i / 4)),
+        20,
+        60_000,
+      ).kind,
+    ).toBe('lax');
   });
 
   test('an early 429 on a fresh budget proves nothing (another client spends it)', () => {

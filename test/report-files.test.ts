@@ -46,7 +46,9 @@ async function runOnce(extra: string[], env: Record<string, string>): Promise<Ru
 
 beforeAll(async () => {
   const cwd = scratch();
-  const wholeRun = runConformance(['--report-dir', join(cwd, 'reports')], {}, cwd).then(() => readJson<ConformanceDocument>(join(cwd, 'reports/conformance.json')));
+  const wholeRun = runConformance(['--report-dir', join(cwd, 'reports')], {}, cwd).then(() =>
+    readJson<ConformanceDocument>(join(cwd, 'reports/conformance.json')),
+  );
   [plain, strict, whole] = await Promise.all([runOnce([], {}), runOnce(['--strict'], { GITHUB_ACTIONS: 'true' }), wholeRun]);
 }, 300_000);
 
@@ -56,7 +58,10 @@ function junitClauses(run: Run, state: 'failed' | 'passed'): string[] {
 }
 
 function clausesWith(run: Run, ...statuses: string[]): string[] {
-  return run.report.clauses.filter((c) => statuses.includes(c.status)).map((c) => c.id).sort();
+  return run.report.clauses
+    .filter((c) => statuses.includes(c.status))
+    .map((c) => c.id)
+    .sort();
 }
 
 describe('the reports of a run', () => {
@@ -70,7 +75,11 @@ describe('the reports of a run', () => {
     expect(schemaErrors('conformance-report', strict.report)).toEqual([]);
     expect(schemaErrors('conformance-report', whole)).toEqual([]);
     expect(whole.verdict).toBe('conformant');
-    const keys = (entries: readonly { kind: string; id: string }[]) => entries.filter((e) => e.kind === 'api_key').map((e) => e.id).sort();
+    const keys = (entries: readonly { kind: string; id: string }[]) =>
+      entries
+        .filter((e) => e.kind === 'api_key')
+        .map((e) => e.id)
+        .sort();
     expect(keys(whole.resources.created).length).toBeGreaterThan(0);
     expect(keys(whole.resources.removed)).toEqual(keys(whole.resources.created));
     expect(plain.report.clauses.map((c) => c.id).sort()).toEqual([...CLAUSE_IDS].sort());

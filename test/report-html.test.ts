@@ -8,7 +8,15 @@ import { readJson, runConformance, scratch, targetEnv, withMutants, withReferenc
 
 // report.html in a real browser: Debian's chromium, which .ci/run installs when missing.
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 // In CI a missing browser fails the test; on a developer's machine it is skipped with this reason.
 const MISSING = existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`;

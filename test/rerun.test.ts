@@ -12,7 +12,11 @@ describe('rerun', () => {
       const cwd = scratch();
       const profile = join(cwd, 'profile.json');
       writeFileSync(profile, JSON.stringify(target.profile));
-      const first = await runConformance(['--profile', profile, '--report-dir', join(cwd, 'reports'), '--only', 'GEN,RES', '--seed', '99', '--strict'], targetEnv(target), cwd);
+      const first = await runConformance(
+        ['--profile', profile, '--report-dir', join(cwd, 'reports'), '--only', 'GEN,RES', '--seed', '99', '--strict'],
+        targetEnv(target),
+        cwd,
+      );
       expect(first.exitCode).toBe(1);
       const file = join(cwd, 'reports/conformance.json');
       const original = readJson<ConformanceDocument>(file);

@@ -48,7 +48,8 @@ describe('rowData', () => {
 describe('BOUNDARY_ROWS', () => {
   const texts = BOUNDARY_ROWS.map(({ rows }) => JSON.stringify(rows));
   const depth = (value: unknown): number => (typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depth)) : 0);
-  const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : typeof value === 'object' && value !== null ? Object.values(value).flatMap(strings) : []);
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string' ? [value] : typeof value === 'object' && value !== null ? Object.values(value).flatMap(strings) : [];
 
   test('are rows of JSON objects that survive a JSON round trip, with no lone surrogate', () => {
     for (const { rows } of BOUNDARY_ROWS) {
@@ -85,7 +86,9 @@ describe('invalidSubmission', () => {
         const body = input.body as { workspace_id: unknown; taxonomy_id: unknown; rows: unknown };
         expect(input.kind).toBe(kind);
         const rows = body.rows as unknown[];
-        const faultyRows = Array.isArray(rows) ? rows.filter((row) => !isObject(row) || !('data' in (row as object)) || !isObject((row as { data: unknown }).data)) : [];
+        const faultyRows = Array.isArray(rows)
+          ? rows.filter((row) => !isObject(row) || !('data' in (row as object)) || !isObject((row as { data: unknown }).data))
+          : [];
         switch (kind) {
           case 'rows-not-array':
             expect(Array.isArray(body.rows)).toBe(false);

@@ -7,7 +7,10 @@ import { ROOT } from './support/cli.js';
 // The suite files are a registry: a file missing from SUITE_ORDER would run in no declared place,
 // and the run-wide judges must come after every other check.
 test('every suite file is listed in SUITE_ORDER exactly once, and run-wide is last', () => {
-  const files = readdirSync(join(ROOT, 'suites')).filter((f) => f.endsWith('.suite.ts')).map(suiteName).sort();
+  const files = readdirSync(join(ROOT, 'suites'))
+    .filter((f) => f.endsWith('.suite.ts'))
+    .map(suiteName)
+    .sort();
   expect([...SUITE_ORDER].sort()).toEqual(files);
   expect(SUITE_ORDER[SUITE_ORDER.length - 1]).toBe('run-wide');
 });

@@ -34,7 +34,11 @@ beforeAll(async () => {
     const profile = join(cwd, 'profile.json');
     writeFileSync(profile, JSON.stringify(target.profile));
     const dir = join(cwd, 'reports');
-    const result = await runConformance(['--profile', profile, '--report-dir', dir, '--only', 'GEN,RES', '--seed', '3', '--sign-key', vendor.privateFile], targetEnv(target), cwd);
+    const result = await runConformance(
+      ['--profile', profile, '--report-dir', dir, '--only', 'GEN,RES', '--seed', '3', '--sign-key', vendor.privateFile],
+      targetEnv(target),
+      cwd,
+    );
     return { ...result, dir };
   });
   expect(signed.exitCode, signed.stderr).toBe(1);

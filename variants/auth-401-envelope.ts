@@ -5,7 +5,8 @@ import { defineVariant } from './variant.js';
  * five members, like every other error (the document does not show that 401's shape).
  */
 export default defineVariant({
-  description: 'answers a missing or malformed Authorization header with the full common envelope {"error": {type, code: null, message, param: null, path: null}}',
+  description:
+    'answers a missing or malformed Authorization header with the full common envelope {"error": {type, code: null, message, param: null, path: null}}',
   openPoint: 'auth-401-shape',
   atRisk: ['AUTH-1', 'AUTH-2', 'AUTH-7', 'AUTH-8', 'ERR-1', 'ERR-2'],
   modify: ({ app }) => {

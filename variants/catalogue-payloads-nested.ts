@@ -5,7 +5,8 @@ import { defineVariant } from './variant.js';
  * of objects (their payloads are not shown). The list item and the retrieval carry the same ones.
  */
 export default defineVariant({
-  description: 'gives taxonomies, fields and picklists extra nested members: "meta" {created_at, tags, owner}, "options" [{value, label, position}], "fields" [{id, name}]',
+  description:
+    'gives taxonomies, fields and picklists extra nested members: "meta" {created_at, tags, owner}, "options" [{value, label, position}], "fields" [{id, name}]',
   openPoint: 'catalogue-payloads',
   atRisk: ['RES-5', 'RES-6', 'RES-7', 'PAG-1', 'PAG-8', 'AUTH-6'],
   modify: ({ state }) => {
@@ -26,7 +27,11 @@ export default defineVariant({
       fields.forEach((field, n) => {
         Object.assign(field, {
           meta: meta(n, 'field'),
-          constraints: { required: n % 2 === 0, max_length: field.type === 'string' ? 255 : null, allowed: field.type === 'picklist' ? { picklist: { id: field.picklist_id } } : null },
+          constraints: {
+            required: n % 2 === 0,
+            max_length: field.type === 'string' ? 255 : null,
+            allowed: field.type === 'picklist' ? { picklist: { id: field.picklist_id } } : null,
+          },
           options: [],
         });
       });

@@ -17,7 +17,13 @@ export default defineVariant({
       const taken = [...req.account.keys.values()].some((k) => k.revokedAtMs === null && k.name === name);
       if (!taken) return;
       await reply.code(409).send({
-        error: { type: 'conflict_error', code: 'duplicate_name', message: `An API key named ${JSON.stringify(name)} already exists.`, param: 'name', path: 'name' },
+        error: {
+          type: 'conflict_error',
+          code: 'duplicate_name',
+          message: `An API key named ${JSON.stringify(name)} already exists.`,
+          param: 'name',
+          path: 'name',
+        },
       });
     });
   },

@@ -8,7 +8,8 @@ import { onEmptySubmissionValue } from './support/submissions.js';
  * "workspace_id", not the query parameter.
  */
 export default defineVariant({
-  description: 'answers an empty workspace query parameter ("workspace") with 422 invalid_request_error naming the body\'s "workspace_id", which it no longer matches',
+  description:
+    'answers an empty workspace query parameter ("workspace") with 422 invalid_request_error naming the body\'s "workspace_id", which it no longer matches',
   openPoint: 'empty-values',
   atRisk: ['SUB-2', 'ERR-3', 'ERR-4', 'ERR-7'],
   // A query parameter named apart from the body member, so that naming one or the other differs.

@@ -18,7 +18,15 @@ export default defineVariant({
       const named = [(req.query as Record<string, unknown>)[param], body.workspace_id];
       const foreign = named.some((id) => store.accounts.some((a) => a !== req.account && a.data.workspaces.some((w) => w.id === id)));
       if (!foreign) return;
-      await reply.code(403).send({ error: { type: 'authorization_error', code: 'foreign_workspace', message: "This key cannot write to another account's workspace.", param: null, path: null } });
+      await reply.code(403).send({
+        error: {
+          type: 'authorization_error',
+          code: 'foreign_workspace',
+          message: "This key cannot write to another account's workspace.",
+          param: null,
+          path: null,
+        },
+      });
     });
   },
 });

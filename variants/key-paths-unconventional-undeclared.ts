@@ -18,7 +18,13 @@ export default defineVariant({
   modify: (reference) => {
     const { app, state } = reference;
     const { name, lastUsedAt } = state.profile.apiKeyFields;
-    const view = (key: ApiKeyRecord) => ({ id: key.id, [name ?? 'name']: key.name, created_at: key.createdAt, [lastUsedAt ?? 'last_used_at']: key.lastUsedAt, hint: `…${key.hint}` });
+    const view = (key: ApiKeyRecord) => ({
+      id: key.id,
+      [name ?? 'name']: key.name,
+      created_at: key.createdAt,
+      [lastUsedAt ?? 'last_used_at']: key.lastUsedAt,
+      hint: `…${key.hint}`,
+    });
     app.get('/api/v1/keys', async (req: FastifyRequest, reply: FastifyReply) =>
       sendPage(state, req, reply, arrayCollection([...req.account.keys.values()].filter((k) => state.behaviour.keyListed(k))), view),
     );

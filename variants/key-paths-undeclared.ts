@@ -11,7 +11,8 @@ import { defineVariant } from './variant.js';
  * response's "id": the conventional place, which the suite may find by itself.
  */
 export default defineVariant({
-  description: 'serves the key list and key deletion at /api/v1/api_keys and /api/v1/api_keys/{id} (by "id"), while the profile declares neither path nor the id member',
+  description:
+    'serves the key list and key deletion at /api/v1/api_keys and /api/v1/api_keys/{id} (by "id"), while the profile declares neither path nor the id member',
   openPoint: 'key-paths',
   atRisk: ['KEY-1', 'KEY-2', 'KEY-4', 'KEY-5', 'KEY-6', 'AUTH-3', 'AUTH-8'],
   profile: (p) => ({ ...p, paths: { ...p.paths, apiKey: null, apiKeyList: null }, apiKeyFields: { ...p.apiKeyFields, id: null } }),

@@ -15,7 +15,8 @@ const createdSecond = (index: number) => (index > 0 && index % 10 === 0 ? index 
  * straddles a page boundary.
  */
 export default defineVariant({
-  description: 'orders every list by a creation time to the second with no tie-breaker: the few items created in the same second come back in a random order on each request',
+  description:
+    'orders every list by a creation time to the second with no tie-breaker: the few items created in the same second come back in a random order on each request',
   openPoint: 'list-order',
   atRisk: ['PAG-2', 'PAG-7', 'PAG-8', 'PAG-10', 'RES-4', 'RES-7', 'AUTH-6', 'KEY-3', 'KEY-6', 'SUB-4'],
   mayWarn: {

@@ -21,7 +21,10 @@ export const OPEN_POINTS = {
   'id-format': { section: 'Resources and their fields', text: 'The format of identifiers, beyond being strings (not stated)' },
   'extra-members': { section: 'Resources and their fields; Errors', text: 'Members beyond those listed, in resources, envelopes and errors (not excluded)' },
   'http-transport': { section: 'What the service does', text: 'HTTP details: extra headers, compression, connection reuse, transfer encoding (not stated)' },
-  'rate-algorithm': { section: 'Limits', text: 'How a window is kept: fixed from the first request, aligned on the clock, sliding, a token bucket (not stated)' },
+  'rate-algorithm': {
+    section: 'Limits',
+    text: 'How a window is kept: fixed from the first request, aligned on the clock, sliding, a token bucket (not stated)',
+  },
   'rate-ceiling': { section: 'Limits', text: "A dedicated deployment's own per-key ceiling (declared in the profile)" },
   'last-use-timing': { section: 'Other resources', text: 'When the last-use time is written (not stated)' },
   'key-last-use-none': { section: 'Other resources', text: 'How the key list shows that a key was never used: a null last-use time or no member (not stated)' },

@@ -27,7 +27,12 @@ export default defineVariant({
       if (!limit.ok || !isEnvelope(body) || (page.value - 1n) * limit.value < BigInt(body.total_count)) return payload;
       const last = (BigInt(body.total_count) + limit.value - 1n) / limit.value;
       reply.code(422);
-      return JSON.stringify(errorBody('invalid_request_error', `page ${page.value} is past the last page (${last > 0n ? last : 1n}).`, { code: 'page_out_of_range', param: 'page' }));
+      return JSON.stringify(
+        errorBody('invalid_request_error', `page ${page.value} is past the last page (${last > 0n ? last : 1n}).`, {
+          code: 'page_out_of_range',
+          param: 'page',
+        }),
+      );
     });
   },
 });

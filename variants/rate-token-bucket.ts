@@ -7,7 +7,8 @@ import { installAlgorithm } from './support/rate.js';
  * the bucket is full again; a 429's Retry-After is when the next token arrives.
  */
 export default defineVariant({
-  description: 'limits each key with a token bucket of the ceiling, refilled continuously at the ceiling per window (Remaining: whole tokens; Reset: when the bucket is full again)',
+  description:
+    'limits each key with a token bucket of the ceiling, refilled continuously at the ceiling per window (Remaining: whole tokens; Reset: when the bucket is full again)',
   openPoint: 'rate-algorithm',
   atRisk: ['RATE-2', 'RATE-3', 'RATE-5', 'RATE-6', 'RATE-7', 'RATE-8'],
   rateLimits: true,

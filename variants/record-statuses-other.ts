@@ -22,7 +22,8 @@ export default defineVariant({
         return out;
       };
       // The records' data has no "status" member: only the record's own status is renamed.
-      records.sliceJson = (start, end) => sliceJson(start, end).replace(/"status":"([a-z_]+)"/g, (whole, status: string) => (RENAMED[status] ? `"status":"${RENAMED[status]}"` : whole));
+      records.sliceJson = (start, end) =>
+        sliceJson(start, end).replace(/"status":"([a-z_]+)"/g, (whole, status: string) => (RENAMED[status] ? `"status":"${RENAMED[status]}"` : whole));
     }
   },
 });

@@ -7,6 +7,8 @@ export default defineVariant({
   openPoint: 'submission-response',
   atRisk: ['SUB-1', 'SUB-4', 'SUB-5'],
   modify: (reference) => {
-    rewriteJson(reference, (body, req, reply) => (req.method === 'POST' && pathOf(req) === '/api/v1/submissions' && reply.statusCode === 201 ? { id: body.id } : body));
+    rewriteJson(reference, (body, req, reply) =>
+      req.method === 'POST' && pathOf(req) === '/api/v1/submissions' && reply.statusCode === 201 ? { id: body.id } : body,
+    );
   },
 });

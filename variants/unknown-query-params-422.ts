@@ -15,7 +15,15 @@ export default defineVariant({
     const { paths, submissions } = reference.state.profile;
     const paging = ['page', 'limit'];
     const known = new Map<string, readonly string[]>();
-    for (const list of ['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', paths.taxonomies, paths.fields, paths.picklists, paths.apiKeyList]) {
+    for (const list of [
+      '/api/v1/workspaces',
+      '/api/v1/governance_models',
+      '/api/v1/records',
+      paths.taxonomies,
+      paths.fields,
+      paths.picklists,
+      paths.apiKeyList,
+    ]) {
       if (list) known.set(`GET ${route(list)}`, paging);
     }
     if (paths.submissionList) {
@@ -29,7 +37,8 @@ export default defineVariant({
       if (pattern === undefined || !req.url.startsWith('/api/')) return;
       const allowed = known.get(`${req.method} ${pattern}`) ?? [];
       const unknown = Object.keys(req.query as Record<string, unknown>).find((name) => !allowed.includes(name));
-      if (unknown !== undefined) return invalidParam(reply, unknown, `${unknown} is not a parameter of ${req.method} ${pattern.replace(/:id/g, '{id}')}.`, null, 'unknown_param');
+      if (unknown !== undefined)
+        return invalidParam(reply, unknown, `${unknown} is not a parameter of ${req.method} ${pattern.replace(/:id/g, '{id}')}.`, null, 'unknown_param');
     });
   },
 });

@@ -15,7 +15,13 @@ export function arrayCollection<T>(items: readonly T[]): Collection<T> {
 }
 
 /** Answers a list request with the pagination envelope (API document, Pagination envelope). */
-export function sendPage<T>(state: ReferenceState, req: FastifyRequest, reply: FastifyReply, collection: Collection<T>, map?: (item: T) => unknown): FastifyReply {
+export function sendPage<T>(
+  state: ReferenceState,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  collection: Collection<T>,
+  map?: (item: T) => unknown,
+): FastifyReply {
   const query = req.query as Record<string, unknown>;
   const page = state.behaviour.parsePageParam(query.page, 'page');
   if (!page.ok) return invalidParam(reply, 'page', page.message);
@@ -24,7 +30,10 @@ export function sendPage<T>(state: ReferenceState, req: FastifyRequest, reply: F
   const window = state.behaviour.pageWindow(collection.total, page.value, limit.value);
   const order = state.behaviour.listOrder(collection.total, (index) => collection.slice(index, index + 1)[0]);
   if (order) {
-    const items = order.slice(window.start, window.end).flatMap((i) => collection.slice(i, i + 1)).map(map ?? ((x) => x));
+    const items = order
+      .slice(window.start, window.end)
+      .flatMap((i) => collection.slice(i, i + 1))
+      .map(map ?? ((x) => x));
     return reply.code(200).send({ items, has_more: window.hasMore, total_count: state.behaviour.totalCount(collection.total, items.length) });
   }
   if (collection.sliceJson && !map) {

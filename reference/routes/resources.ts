@@ -28,7 +28,11 @@ export function resourceRoutes(app: FastifyInstance, state: ReferenceState): voi
   // Records are computed from their index, not stored: a million cost no memory.
   app.get('/api/v1/records', async (req, reply) => {
     const records = req.account.data.records;
-    return sendPage(state, req, reply, { total: records.count, slice: (start, end) => records.slice(start, end), sliceJson: (start, end) => records.sliceJson(start, end) });
+    return sendPage(state, req, reply, {
+      total: records.count,
+      slice: (start, end) => records.slice(start, end),
+      sliceJson: (start, end) => records.sliceJson(start, end),
+    });
   });
   if (paths.record) {
     app.get<Id>(route(paths.record), async (req, reply) => {

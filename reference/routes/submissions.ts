@@ -66,13 +66,16 @@ function validateBody(account: Account, body: Record<string, unknown>, queried: 
   if ('workspace_id' in body) {
     const value = body.workspace_id;
     if (typeof value !== 'string' || value === '') return invalidParam(reply, 'workspace_id', 'workspace_id must be a non-empty string.', 'workspace_id');
-    if (!account.data.workspaces.some((w) => w.id === value)) return invalidParam(reply, 'workspace_id', 'workspace_id names no workspace of this account.', 'workspace_id', 'unknown_id');
-    if (queried !== null && value !== queried) return invalidParam(reply, 'workspace_id', 'workspace_id differs from the workspace in the query.', 'workspace_id', 'mismatch');
+    if (!account.data.workspaces.some((w) => w.id === value))
+      return invalidParam(reply, 'workspace_id', 'workspace_id names no workspace of this account.', 'workspace_id', 'unknown_id');
+    if (queried !== null && value !== queried)
+      return invalidParam(reply, 'workspace_id', 'workspace_id differs from the workspace in the query.', 'workspace_id', 'mismatch');
   }
   if ('taxonomy_id' in body) {
     const value = body.taxonomy_id;
     if (typeof value !== 'string' || value === '') return invalidParam(reply, 'taxonomy_id', 'taxonomy_id must be a non-empty string.', 'taxonomy_id');
-    if (!account.data.taxonomies.some((t) => t.id === value)) return invalidParam(reply, 'taxonomy_id', 'taxonomy_id names no taxonomy of this account.', 'taxonomy_id', 'unknown_id');
+    if (!account.data.taxonomies.some((t) => t.id === value))
+      return invalidParam(reply, 'taxonomy_id', 'taxonomy_id names no taxonomy of this account.', 'taxonomy_id', 'unknown_id');
   }
   if ('rows' in body) {
     const rows = body.rows;

@@ -88,7 +88,11 @@ function tallyRequests(record: CheckRecord, exchanges: readonly Exchange[]): voi
 }
 
 function causeNotToRun(id: ClauseId, run: RunContext, options: CheckOptions): NotRunCause | null {
-  const cause = notRunCause(id, { profile: run.profile, hasOtherAccountKey: run.keys.other !== null, selection: run.selection, readOnly: run.readOnly }, options);
+  const cause = notRunCause(
+    id,
+    { profile: run.profile, hasOtherAccountKey: run.keys.other !== null, selection: run.selection, readOnly: run.readOnly },
+    options,
+  );
   if (cause) return cause;
   // A check's own condition is a fact of the target the profile leaves open.
   const applies = options.applies?.(run) ?? true;

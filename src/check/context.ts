@@ -95,7 +95,15 @@ export class CheckContext {
 
   /** Records a resource the check created on the target, so that the report and `cleanup` know of it. */
   async created(kind: LedgerEntry['kind'], id: string, name?: string): Promise<void> {
-    await this.#state.broker.addLedgerEntry({ event: 'created', kind, id, ...(name ? { name } : {}), runId: this.run.runId, baseUrl: this.run.baseUrl, at: new Date().toISOString() });
+    await this.#state.broker.addLedgerEntry({
+      event: 'created',
+      kind,
+      id,
+      ...(name ? { name } : {}),
+      runId: this.run.runId,
+      baseUrl: this.run.baseUrl,
+      at: new Date().toISOString(),
+    });
   }
 
   /** The target does not conform; `evidence` proves it (default: the last exchange). */
@@ -121,8 +129,22 @@ export class CheckContext {
     try {
       return { outcome: 'done', value: await body() };
     } catch (error) {
-      if (error instanceof Finding) return { outcome: 'finding', reason: error.reason, rethrow: () => { throw error; } };
-      if (error instanceof CheckNotRun) return { outcome: 'not_run', reason: error.reason, rethrow: () => { throw error; } };
+      if (error instanceof Finding)
+        return {
+          outcome: 'finding',
+          reason: error.reason,
+          rethrow: () => {
+            throw error;
+          },
+        };
+      if (error instanceof CheckNotRun)
+        return {
+          outcome: 'not_run',
+          reason: error.reason,
+          rethrow: () => {
+            throw error;
+          },
+        };
       throw error;
     }
   }

@@ -69,7 +69,10 @@ export class CheckKeys {
     const last = adopted?.firstUse.last;
     t.ensure(
       adopted?.secret,
-      () => (member ? `the creation response contains no key in its "${member}" member` : `the creation response contains no value that authenticated within 10 s (${last ? `the last try answered ${last.status}` : 'it holds no candidate'})`),
+      () =>
+        member
+          ? `the creation response contains no key in its "${member}" member`
+          : `the creation response contains no value that authenticated within 10 s (${last ? `the last try answered ${last.status}` : 'it holds no candidate'})`,
       res,
       ...(last ? [last] : []),
     );

@@ -40,8 +40,7 @@ const DECLARED: Record<Need, (input: ApplicabilityInput) => boolean> = {
   workspaceQueryParam: ({ profile: p }) => p.submissions.workspaceQueryParam !== null,
   submissionListPath: ({ profile: p }) => p.paths.submissionList !== null,
   filterNames: ({ profile: p }) => p.submissions.listFilters?.workspace != null && p.submissions.listFilters.taxonomy != null,
-  requiredFields: ({ profile: p }) =>
-    (p.submissions.requiredBodyFields?.length ?? 0) > 0 || p.submissions.workspaceQueryParamRequired === true,
+  requiredFields: ({ profile: p }) => (p.submissions.requiredBodyFields?.length ?? 0) > 0 || p.submissions.workspaceQueryParamRequired === true,
   recordPath: ({ profile: p }) => p.paths.record !== null,
 };
 

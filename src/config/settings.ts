@@ -123,7 +123,11 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
 export function signKeySource(flag: string | null, env: NodeJS.ProcessEnv, cwd: string): SigningKeySource | null {
   const file = flag ?? blankToNull(env.CONFORMANCE_SIGN_KEY_FILE);
   const pem = blankToNull(env.CONFORMANCE_SIGN_KEY);
-  if (file !== null && pem !== null) throw new ConformanceError('CONF_SETTING_INVALID', 'give the signing key once: CONFORMANCE_SIGN_KEY or a file (--sign-key, CONFORMANCE_SIGN_KEY_FILE), not both');
+  if (file !== null && pem !== null)
+    throw new ConformanceError(
+      'CONF_SETTING_INVALID',
+      'give the signing key once: CONFORMANCE_SIGN_KEY or a file (--sign-key, CONFORMANCE_SIGN_KEY_FILE), not both',
+    );
   if (file !== null) return { file: resolve(cwd, file) };
   return pem === null ? null : { pem, from: 'CONFORMANCE_SIGN_KEY' };
 }

@@ -20,7 +20,13 @@ export interface DeploymentOutcome {
  * reference and HTTP pool), its keys in that process's environment only, its report in `reportDir`.
  * Every line it prints is passed on prefixed with the deployment's name.
  */
-export function runDeployment(deployment: Deployment, reportDir: string, runArgs: readonly string[], env: Readonly<Record<string, string>>, io: Output): Promise<DeploymentOutcome> {
+export function runDeployment(
+  deployment: Deployment,
+  reportDir: string,
+  runArgs: readonly string[],
+  env: Readonly<Record<string, string>>,
+  io: Output,
+): Promise<DeploymentOutcome> {
   mkdirSync(reportDir, { recursive: true });
   const args = [
     BIN,
@@ -54,9 +60,16 @@ export function runDeployment(deployment: Deployment, reportDir: string, runArgs
   relay(child.stdout, io.out, false);
   relay(child.stderr, io.err, true);
   return new Promise((resolve) => {
-    child.on('error', (error) => resolve({ name: deployment.name, exitCode: 2, durationMs: Date.now() - started, problem: `could not start the run: ${error.message}` }));
+    child.on('error', (error) =>
+      resolve({ name: deployment.name, exitCode: 2, durationMs: Date.now() - started, problem: `could not start the run: ${error.message}` }),
+    );
     child.on('close', (code, signal) =>
-      resolve({ name: deployment.name, exitCode: code ?? 2, durationMs: Date.now() - started, problem: code === 0 || code === 1 ? null : (lastError ?? `the run ended by ${signal ?? `exit ${code}`}`) }),
+      resolve({
+        name: deployment.name,
+        exitCode: code ?? 2,
+        durationMs: Date.now() - started,
+        problem: code === 0 || code === 1 ? null : (lastError ?? `the run ended by ${signal ?? `exit ${code}`}`),
+      }),
     );
   });
 }

@@ -49,7 +49,10 @@ export function readFleetFile(file: string, env: NodeJS.ProcessEnv = process.env
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConformanceError('CONF_FLEET_INVALID', `fleet file "${file}" ${code ? `cannot be read: ${code}` : `is not JSON: ${(error as Error).message.split('\n')[0]}`}`);
+    throw new ConformanceError(
+      'CONF_FLEET_INVALID',
+      `fleet file "${file}" ${code ? `cannot be read: ${code}` : `is not JSON: ${(error as Error).message.split('\n')[0]}`}`,
+    );
   }
   const problems = schemaErrors('fleet', data);
   if (problems.length > 0) throw new ConformanceError('CONF_FLEET_INVALID', `fleet file "${file}": ${problems.slice(0, 3).join('; ')}`);

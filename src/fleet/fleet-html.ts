@@ -32,7 +32,8 @@ export function renderFleetHtml(report: FleetReport): string {
 <table class="facts"><thead><tr><th scope="col">deployment</th><th scope="col">verdict</th><th scope="col">target</th><th scope="col">report</th><th scope="col">signature</th></tr></thead><tbody>
 ${report.deployments
   .map(
-    (d) => `<tr class="deployment" data-name="${esc(d.name)}" data-verdict="${d.verdict}"><th scope="row">${esc(d.name)}</th><td class="verdict-${d.verdict}">${esc(d.verdict)}${d.complete || d.problem ? '' : ' (incomplete)'}${d.problem ? `<br><span class="muted">${esc(d.problem)}</span>` : ''}</td><td>${esc(d.baseUrl ?? '')}</td><td><a href="${esc(encodeURI(`${d.reportDir}/report.html`))}">${esc(d.reportDir)}/report.html</a></td><td>${d.signedBy ? `signed, <code class="hash">${esc(d.signedBy)}</code>` : 'unsigned'}</td></tr>`,
+    (d) =>
+      `<tr class="deployment" data-name="${esc(d.name)}" data-verdict="${d.verdict}"><th scope="row">${esc(d.name)}</th><td class="verdict-${d.verdict}">${esc(d.verdict)}${d.complete || d.problem ? '' : ' (incomplete)'}${d.problem ? `<br><span class="muted">${esc(d.problem)}</span>` : ''}</td><td>${esc(d.baseUrl ?? '')}</td><td><a href="${esc(encodeURI(`${d.reportDir}/report.html`))}">${esc(d.reportDir)}/report.html</a></td><td>${d.signedBy ? `signed, <code class="hash">${esc(d.signedBy)}</code>` : 'unsigned'}</td></tr>`,
   )
   .join('\n')}
 </tbody></table></section>

@@ -21,7 +21,8 @@ export function renderFleetMarkdown(report: FleetReport): string {
   } else {
     lines.push(`### Clauses on which deployments disagree (${disagreeing.length})`, '');
     lines.push(`| clause | level | ${names.map(cell).join(' | ')} | differs |`, `|---|---|${names.map(() => ':-:').join('|')}|---|`);
-    for (const c of disagreeing) lines.push(`| ${c.id} | ${c.level} | ${names.map((n) => STATUS_MARK[c.statuses[n] ?? 'none']).join(' | ')} | ${c.outliers.map(cell).join(', ')} |`);
+    for (const c of disagreeing)
+      lines.push(`| ${c.id} | ${c.level} | ${names.map((n) => STATUS_MARK[c.statuses[n] ?? 'none']).join(' | ')} | ${c.outliers.map(cell).join(', ')} |`);
     lines.push('', `They agree on the other ${report.clauses.length - disagreeing.length} clauses.`, '');
   }
   return `${lines.join('\n')}\n`;

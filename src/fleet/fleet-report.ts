@@ -109,11 +109,22 @@ export function buildFleetReport(name: string, results: readonly DeploymentResul
     const common = [...tally].sort((a, b) => b[1] - a[1])[0]?.[0];
     const disagree = tally.size > 1;
     const def = { ...CLAUSES[id], family: familyOf(id) };
-    return { id, level: def.level, family: def.family, summary: def.summary, statuses, disagree, outliers: disagree ? present.filter(([, s]) => s !== common).map(([n]) => n) : [] };
+    return {
+      id,
+      level: def.level,
+      family: def.family,
+      summary: def.summary,
+      statuses,
+      disagree,
+      outliers: disagree ? present.filter(([, s]) => s !== common).map(([n]) => n) : [],
+    };
   });
   // Disagreements first, those where someone fails first among them; the catalogue's order otherwise.
   const rank = (c: FleetClause) => (c.disagree ? (Object.values(c.statuses).some((s) => s === 'fail' || s === 'error') ? 0 : 1) : 2);
-  const ordered = clauses.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map(({ c }) => c);
+  const ordered = clauses
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+    .map(({ c }) => c);
   // The worst verdict decides; a run that ended otherwise than 0, 1 or 2 (killed, say) is inconclusive.
   const exitCode = Math.max(...deployments.map((d) => Math.max(EXIT_CODES[d.verdict], d.exitCode > 2 || d.exitCode < 0 ? 2 : d.exitCode))) as 0 | 1 | 2;
   return {

@@ -30,7 +30,13 @@ export async function probe(
 ): Promise<Probed> {
   const auth: Credential = options.key === undefined ? 'main' : options.key === null ? 'none' : { key: options.key, kind: 'candidate' };
   try {
-    const res = await target.http.send({ method, path, ...(options.query ? { query: options.query } : {}), ...(options.body !== undefined ? { body: options.body } : {}), auth });
+    const res = await target.http.send({
+      method,
+      path,
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.body !== undefined ? { body: options.body } : {}),
+      auth,
+    });
     return { status: res.status, headers: new Headers(res.headers), json: res.json ?? null };
   } catch (error) {
     if (error instanceof TransportFailure) return { status: 0, headers: new Headers(), json: null };

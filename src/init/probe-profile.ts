@@ -110,7 +110,16 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
   // Named as the run names its keys, and in the ledger before it exists: `cleanup` finds it.
   const name = `conformance-${target.runId}-init`;
   const ledger = (event: LedgerEntry['event'], id: string, note?: string) =>
-    target.ledger.add({ event, kind: 'api_key', id, name, runId: target.runId, baseUrl: target.http.baseUrl, at: new Date().toISOString(), ...(note ? { note } : {}) });
+    target.ledger.add({
+      event,
+      kind: 'api_key',
+      id,
+      name,
+      runId: target.runId,
+      baseUrl: target.http.baseUrl,
+      at: new Date().toISOString(),
+      ...(note ? { note } : {}),
+    });
   ledger('creating', UNKNOWN_ID);
   const created = await probe(target, 'POST', '/api/v1/api_keys', { body: { name } });
   const unknown = (why: string): Facts => ({
@@ -123,12 +132,15 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
     'paths.apiKey': guessed('/api/v1/api_keys/{id}', why),
   });
   if (created.status < 200 || created.status > 299) ledger('not_created', UNKNOWN_ID, `answered ${created.status}`);
-  if (created.status < 200 || created.status > 299 || !isObject(created.json)) return unknown(`POST /api/v1/api_keys answered ${created.status}: no key to learn from`);
+  if (created.status < 200 || created.status > 299 || !isObject(created.json))
+    return unknown(`POST /api/v1/api_keys answered ${created.status}: no key to learn from`);
   const body = created.json;
   const members = Object.entries(body);
   let secretField: string | null = null;
   // The secret is the member that authenticates; likely names are tried first to spare requests.
-  const candidates = members.filter(([, v]) => typeof v === 'string' && v !== name && v.length >= 16).sort(([a], [b]) => Number(/key|secret|token/i.test(b)) - Number(/key|secret|token/i.test(a)));
+  const candidates = members
+    .filter(([, v]) => typeof v === 'string' && v !== name && v.length >= 16)
+    .sort(([a], [b]) => Number(/key|secret|token/i.test(b)) - Number(/key|secret|token/i.test(a)));
   for (const [member, value] of candidates) {
     if ((await probe(target, 'GET', '/api/v1/workspaces', { key: value as string, query: { limit: '1' } })).status === 200) {
       secretField = member;
@@ -145,9 +157,13 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
   const lastUsedField = Object.keys(listed2).find((m) => /last.?used/i.test(m)) ?? null;
   const seen = 'POST /api/v1/api_keys answered with';
   facts['apiKeyFields.id'] = idField ? probed(idField, `${seen} the id in "${idField}"`) : guessed('id', `${seen} no string id member`);
-  facts['apiKeyFields.secret'] = secretField ? probed(secretField, `${seen} the key in "${secretField}": it authenticated`) : guessed('key', `${seen} no member that authenticates`);
+  facts['apiKeyFields.secret'] = secretField
+    ? probed(secretField, `${seen} the key in "${secretField}": it authenticated`)
+    : guessed('key', `${seen} no member that authenticates`);
   facts['apiKeyFields.name'] = nameField ? probed(nameField, `${seen} the name sent in "${nameField}"`) : guessed('name', `${seen} the name in no member`);
-  facts['apiKeyFields.lastUsedAt'] = lastUsedField ? probed(lastUsedField, `the key's list item has "${lastUsedField}"`) : guessed('last_used_at', 'no member named like last_used in the key list');
+  facts['apiKeyFields.lastUsedAt'] = lastUsedField
+    ? probed(lastUsedField, `the key's list item has "${lastUsedField}"`)
+    : guessed('last_used_at', 'no member named like last_used in the key list');
   facts.keyPrefix = prefixFact(target.key, secret);
   facts['paths.apiKey'] = await deleteKey(target, id, secret, log);
   if (facts['paths.apiKey'].value !== null && id) ledger('deleted', id);
@@ -168,13 +184,17 @@ function prefixFact(configured: string, created: string | null): Fact {
 async function deleteKey(target: ProbeTarget, id: string | null, secret: string | null, log: (line: string) => void): Promise<Fact> {
   const template = '/api/v1/api_keys/{id}';
   if (!id) {
-    log('  WARNING: the key init created has no id it could delete it by: `conformance cleanup` deletes it by its name once it is a day old, or delete it by hand');
+    log(
+      '  WARNING: the key init created has no id it could delete it by: `conformance cleanup` deletes it by its name once it is a day old, or delete it by hand',
+    );
     return guessed(template, 'the created key had no id to delete it by');
   }
   const path = template.replace('{id}', encodeURIComponent(id));
   const deleted = await probe(target, 'DELETE', path);
   if (deleted.status < 200 || deleted.status > 299) {
-    log(`  WARNING: DELETE ${path} answered ${deleted.status}: the key ${id} is in the ledger, for \`conformance cleanup\` with a key path in the profile, or delete it by hand`);
+    log(
+      `  WARNING: DELETE ${path} answered ${deleted.status}: the key ${id} is in the ledger, for \`conformance cleanup\` with a key path in the profile, or delete it by hand`,
+    );
     return probed(null, `DELETE ${path} answered ${deleted.status}`);
   }
   const revoked = secret ? (await probe(target, 'GET', '/api/v1/workspaces', { key: secret, query: { limit: '1' } })).status : null;
@@ -218,7 +238,13 @@ async function filters(target: ProbeTarget, listPath: string, total: number | nu
   const all = found.workspace !== null && found.taxonomy !== null;
   return all
     ? probed(found, `${listPath} filtered to 0 of ${total} by an unknown id in each parameter`)
-    : guessed(usual, `${listPath} did not filter by ${Object.entries(found).filter(([, v]) => v === null).map(([k]) => usual[k as keyof typeof usual]).join(', ')}`);
+    : guessed(
+        usual,
+        `${listPath} did not filter by ${Object.entries(found)
+          .filter(([, v]) => v === null)
+          .map(([k]) => usual[k as keyof typeof usual])
+          .join(', ')}`,
+      );
 }
 
 /** Names each missing field in turn, filling the named ones with wrong-typed values. */
@@ -231,17 +257,24 @@ async function requiredFields(target: ProbeTarget, listPath: string, queryParam:
     const param = errorOf(answer)?.param;
     const named = BODY_FIELDS.find((f) => f === param && !required.includes(f));
     if (answer.status !== 400 || !named) {
-      return guessed([...BODY_FIELDS], `after ${required.length ? required.join(', ') : 'an empty body'} the target answered ${answer.status}${typeof param === 'string' ? ` naming "${param}"` : ''}, not a missing field`);
+      return guessed(
+        [...BODY_FIELDS],
+        `after ${required.length ? required.join(', ') : 'an empty body'} the target answered ${answer.status}${typeof param === 'string' ? ` naming "${param}"` : ''}, not a missing field`,
+      );
     }
     required.push(named);
   }
-  return probed(BODY_FIELDS.filter((f) => required.includes(f)), 'each field, left out in turn, was named missing with 400');
+  return probed(
+    BODY_FIELDS.filter((f) => required.includes(f)),
+    'each field, left out in turn, was named missing with 400',
+  );
 }
 
 async function forbidden(target: ProbeTarget): Promise<Fact> {
   for (const path of FORBIDDEN_CANDIDATES) {
     const answer = await probe(target, 'GET', path);
-    if (answer.status === 403 && errorOf(answer)?.type === 'authorization_error') return probed({ method: 'GET', path }, `GET ${path} answered 403 authorization_error`);
+    if (answer.status === 403 && errorOf(answer)?.type === 'authorization_error')
+      return probed({ method: 'GET', path }, `GET ${path} answered 403 authorization_error`);
   }
   return guessed(null, `none of ${FORBIDDEN_CANDIDATES.join(', ')} answered 403: declare a request the key may not make`);
 }

@@ -50,7 +50,8 @@ export function verifyFolder(dir: string, publicKey: KeyObject | null = null): V
       continue;
     }
     const bytes = readFileSync(file);
-    if (sha256(bytes) !== entry.sha256) changed.push(`${entry.path}: changed (sha256 ${sha256(bytes).slice(0, 12)}…, the manifest says ${entry.sha256.slice(0, 12)}…)`);
+    if (sha256(bytes) !== entry.sha256)
+      changed.push(`${entry.path}: changed (sha256 ${sha256(bytes).slice(0, 12)}…, the manifest says ${entry.sha256.slice(0, 12)}…)`);
     if (entry.path.endsWith(`/${MANIFEST_FILE}`)) {
       const nested = verifyFolder(join(dir, dirname(entry.path)), publicKey);
       changed.push(...nested.changed.map((line) => `${dirname(entry.path)}/${line}`));
@@ -121,7 +122,10 @@ function readManifest(dir: string): Manifest {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConformanceError('CONF_MANIFEST_INVALID', code === 'ENOENT' ? `"${dir}" holds no ${MANIFEST_FILE}` : `"${file}" cannot be read as JSON: ${(error as Error).message.split('\n')[0]}`);
+    throw new ConformanceError(
+      'CONF_MANIFEST_INVALID',
+      code === 'ENOENT' ? `"${dir}" holds no ${MANIFEST_FILE}` : `"${file}" cannot be read as JSON: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   const problems = schemaErrors('manifest', data);
   if (problems.length > 0) throw new ConformanceError('CONF_MANIFEST_INVALID', `"${file}" is not a report manifest: ${problems.slice(0, 3).join('; ')}`);

@@ -57,7 +57,10 @@ export const RUN_WIDE_JUDGES = {
       .filter((e) => hasBody(e) && e.response.json !== 'ok')
       .map((e) => ({ reason: `the ${e.response.status} body is not JSON (${e.response.headers['content-type'] ?? 'no Content-Type'})`, exchange: e })),
 
-  'GEN-3': (log) => answered(log).filter((e) => e.response.status >= 500).map((e) => ({ reason: `a request was answered ${e.response.status}`, exchange: e })),
+  'GEN-3': (log) =>
+    answered(log)
+      .filter((e) => e.response.status >= 500)
+      .map((e) => ({ reason: `a request was answered ${e.response.status}`, exchange: e })),
 
   'GEN-5': (log) =>
     answered(log)
@@ -72,7 +75,9 @@ export const RUN_WIDE_JUDGES = {
       .filter((e) => !(e.response.status === 401 && (e.auth === 'none' || e.auth === 'malformed' || e.auth === 'candidate')))
       .flatMap((e) => {
         const problems = schemaErrors(e.response.status === 429 ? 'error-429' : 'error', parsed(e));
-        return problems.length === 0 ? [] : [{ reason: `the ${e.response.status} body is not the error envelope: ${problems.slice(0, 3).join('; ')}`, exchange: e }];
+        return problems.length === 0
+          ? []
+          : [{ reason: `the ${e.response.status} body is not the error envelope: ${problems.slice(0, 3).join('; ')}`, exchange: e }];
       }),
 
   'ERR-2': (log) =>
@@ -96,14 +101,18 @@ export const RUN_WIDE_JUDGES = {
       if (e.response.status !== 422 || error?.type !== 'invalid_request_error') return [];
       // A body that is no JSON object has no parameter to name: param null is a reading too.
       if (e.request.body !== undefined && !isJsonObject(e.request.body)) return [];
-      return typeof error.param === 'string' && error.param !== '' ? [] : [{ reason: 'a 422 invalid_request_error does not name the offending input in param', exchange: e }];
+      return typeof error.param === 'string' && error.param !== ''
+        ? []
+        : [{ reason: 'a 422 invalid_request_error does not name the offending input in param', exchange: e }];
     }),
 
   'ERR-6': (log) =>
     answered(log).flatMap((e) => {
       const error = errorOf(parsed(e));
       if (!['GET', 'HEAD'].includes(e.request.method) || !error) return [];
-      return (WRITE_ONLY_TYPES as readonly string[]).includes(error.type) ? [{ reason: `a read-only request was answered with type "${error.type}"`, exchange: e }] : [];
+      return (WRITE_ONLY_TYPES as readonly string[]).includes(error.type)
+        ? [{ reason: `a read-only request was answered with type "${error.type}"`, exchange: e }]
+        : [];
     }),
 
   'PAG-1': (log, profile) => {
@@ -125,14 +134,19 @@ export const RUN_WIDE_JUDGES = {
     );
   },
 
-  'KEY-4': (log) => log.filter((e) => (e.leaks?.length ?? 0) > 0).map((e) => ({ reason: 'a response after the key was created contains a part of its secret', exchange: e })),
+  'KEY-4': (log) =>
+    log.filter((e) => (e.leaks?.length ?? 0) > 0).map((e) => ({ reason: 'a response after the key was created contains a part of its secret', exchange: e })),
 
   'RATE-1': (log) =>
     answered(log)
       .filter(authenticated)
       .flatMap((e) => {
         const h = rateHeaders(e.response.headers);
-        const missing = [h.limit === null && 'X-RateLimit-Limit', h.remaining === null && 'X-RateLimit-Remaining', h.reset === null && 'X-RateLimit-Reset'].filter(Boolean);
+        const missing = [
+          h.limit === null && 'X-RateLimit-Limit',
+          h.remaining === null && 'X-RateLimit-Remaining',
+          h.reset === null && 'X-RateLimit-Reset',
+        ].filter(Boolean);
         return missing.length === 0 ? [] : [{ reason: `an authenticated ${e.response.status} lacks integer ${missing.join(', ')}`, exchange: e }];
       }),
 
@@ -145,14 +159,20 @@ export const RUN_WIDE_JUDGES = {
         const at = doneAt(e) / 1000;
         const reasons: string[] = [];
         if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}`);
-        if (h.remaining !== null && h.limit !== null && h.remaining > h.limit) reasons.push(`X-RateLimit-Remaining ${h.remaining} exceeds the limit ${h.limit}`);
-        if (/^\s*-\d+\s*$/.test(e.response.headers['x-ratelimit-remaining'] ?? '')) reasons.push(`X-RateLimit-Remaining is negative (${e.response.headers['x-ratelimit-remaining']!.trim()})`);
+        if (h.remaining !== null && h.limit !== null && h.remaining > h.limit)
+          reasons.push(`X-RateLimit-Remaining ${h.remaining} exceeds the limit ${h.limit}`);
+        if (/^\s*-\d+\s*$/.test(e.response.headers['x-ratelimit-remaining'] ?? ''))
+          reasons.push(`X-RateLimit-Remaining is negative (${e.response.headers['x-ratelimit-remaining']!.trim()})`);
         if (h.reset !== null) {
           // Judged against the local time the response arrived, with RESET_SKEW_SECONDS either way.
           const ahead = h.reset - at;
           const skew = `${RESET_SKEW_SECONDS} s of clock skew allowed`;
-          if (ahead > profile.limits.windowSeconds + RESET_SKEW_SECONDS) reasons.push(`X-RateLimit-Reset ${h.reset} is ${Math.round(ahead)} s ahead, more than one window of ${profile.limits.windowSeconds} s (${skew}): not a Unix time in seconds`);
-          else if (ahead < -RESET_SKEW_SECONDS) reasons.push(`X-RateLimit-Reset ${h.reset} lies ${Math.round(-ahead)} s in the past (${skew}): not the Unix time the window resets`);
+          if (ahead > profile.limits.windowSeconds + RESET_SKEW_SECONDS)
+            reasons.push(
+              `X-RateLimit-Reset ${h.reset} is ${Math.round(ahead)} s ahead, more than one window of ${profile.limits.windowSeconds} s (${skew}): not a Unix time in seconds`,
+            );
+          else if (ahead < -RESET_SKEW_SECONDS)
+            reasons.push(`X-RateLimit-Reset ${h.reset} lies ${Math.round(-ahead)} s in the past (${skew}): not the Unix time the window resets`);
         }
         return reasons.length === 0 ? [] : [{ reason: reasons.join('; '), exchange: e }];
       }),
@@ -179,7 +199,11 @@ export const RUN_WIDE_JUDGES = {
       if (!plausible(before, a.reset)) continue;
       // Another client on the key may take more; a Remaining that does not fall at all is the fault.
       if (b.remaining < a.remaining) fell = true;
-      else stuck.push({ reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request in the same window, and fell for no key of the run`, exchange: e });
+      else
+        stuck.push({
+          reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request in the same window, and fell for no key of the run`,
+          exchange: e,
+        });
     }
     return fell ? [] : stuck;
   },

@@ -44,5 +44,5 @@ export async function identifySecret(
     }
   }
   const best = candidates[0];
-  return { secret: options.declared && best !== undefined ? best : null, first: best !== undefined ? firsts.get(best) ?? null : null, accepted: null, last };
+  return { secret: options.declared && best !== undefined ? best : null, first: best !== undefined ? (firsts.get(best) ?? null) : null, accepted: null, last };
 }

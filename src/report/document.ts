@@ -169,7 +169,10 @@ function suiteVersion(): string {
  */
 function gitCommit(): string | null {
   try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim();
     if (resolve(git('rev-parse', '--show-toplevel')) === resolve(ROOT)) return git('rev-parse', 'HEAD');
   } catch {
     // No git, or no clone: an installed package.

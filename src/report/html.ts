@@ -79,9 +79,18 @@ function facts(doc: ConformanceDocument): string {
   const settings = doc.settings as Record<string, unknown>;
   const rows: Array<[string, string]> = [
     ['Target', esc(doc.target.baseUrl)],
-    ['Profile', `${esc(doc.profile.name)} <span class="muted">(${esc(doc.profile.source)})</span><br><code class="hash">sha256 ${esc(doc.profile.sha256)}</code>`],
-    ['Suite', `version ${esc(doc.suite.version)}, commit <code>${esc(doc.suite.commit ?? 'unknown')}</code>, clause catalogue ${esc(doc.suite.catalogueVersion)}`],
-    ['Run', `${esc(doc.startedAt)} to ${esc(doc.endedAt)} (${(doc.durationMs / 1000).toFixed(1)} s), seed <code>${doc.seed}</code>, ${doc.environment.requests} requests`],
+    [
+      'Profile',
+      `${esc(doc.profile.name)} <span class="muted">(${esc(doc.profile.source)})</span><br><code class="hash">sha256 ${esc(doc.profile.sha256)}</code>`,
+    ],
+    [
+      'Suite',
+      `version ${esc(doc.suite.version)}, commit <code>${esc(doc.suite.commit ?? 'unknown')}</code>, clause catalogue ${esc(doc.suite.catalogueVersion)}`,
+    ],
+    [
+      'Run',
+      `${esc(doc.startedAt)} to ${esc(doc.endedAt)} (${(doc.durationMs / 1000).toFixed(1)} s), seed <code>${doc.seed}</code>, ${doc.environment.requests} requests`,
+    ],
     ['Mode', esc(modeOf(settings))],
     ['Command', `<code>${esc(doc.command.join(' '))}</code>`],
     ...(doc.integrity ? [['Integrity', integrity(doc.integrity)] as [string, string]] : []),

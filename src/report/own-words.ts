@@ -22,6 +22,9 @@ export function alteredOwnWords(document: ConformanceDocument, redactor: Redacto
   if (after === before) return null;
   let at = 0;
   while (at < before.length && before[at] === after[at]) at++;
-  const around = before.slice(Math.max(0, at - 20), at).replace(/[^\w .:-]/g, ' ').trim();
+  const around = before
+    .slice(Math.max(0, at - 20), at)
+    .replace(/[^\w .:-]/g, ' ')
+    .trim();
   return `redacting the secrets the run learnt would alter the suite's own words (after "${around}"): a value taken for a secret overlaps them`;
 }

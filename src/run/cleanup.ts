@@ -93,7 +93,14 @@ export async function deleteKeys(
     try {
       const res = await http.delete(fillPath(template, id));
       if (res.status === 404 || (res.status >= 200 && res.status < 300)) {
-        const done: LedgerEntry = { ...entry, id: entry.event === 'creating' ? entry.id : id, event: 'deleted', at: new Date().toISOString(), pid: process.pid, ...(res.status === 404 ? { note: 'already gone: 404' } : {}) };
+        const done: LedgerEntry = {
+          ...entry,
+          id: entry.event === 'creating' ? entry.id : id,
+          event: 'deleted',
+          at: new Date().toISOString(),
+          pid: process.pid,
+          ...(res.status === 404 ? { note: 'already gone: 404' } : {}),
+        };
         ledger.add(done);
         deleted.push(done);
       } else {
@@ -125,7 +132,8 @@ export async function listKeys(http: HttpClient, profile: Profile): Promise<{ na
     const body = res.json as { items?: unknown; has_more?: unknown } | undefined;
     if (res.status !== 200 || !Array.isArray(body?.items)) break;
     for (const item of body.items as Record<string, unknown>[]) {
-      if (typeof item?.[nameField] === 'string' && typeof item[idField] === 'string') out.push({ name: item[nameField] as string, id: item[idField] as string });
+      if (typeof item?.[nameField] === 'string' && typeof item[idField] === 'string')
+        out.push({ name: item[nameField] as string, id: item[idField] as string });
     }
     if (body.has_more !== true) break;
   }

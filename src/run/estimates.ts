@@ -31,7 +31,10 @@ export function loadEstimates(): RequestEstimates {
 }
 
 /** Sums the checks a run would make and the time the target's rate limits put under it. */
-export function estimate(estimates: RequestEstimates, input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean }): Estimate {
+export function estimate(
+  estimates: RequestEstimates,
+  input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean },
+): Estimate {
   const requests = { main: 0, other: 0, created: 0, anonymous: 0 };
   let checks = 0;
   let leftOut = 0;

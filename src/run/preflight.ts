@@ -27,7 +27,10 @@ export interface Preflight {
 export async function preflight(http: HttpClient, profile: Profile, hasOtherKey: boolean): Promise<Preflight> {
   const first = await reach(http, () => http.get('/api/v1/workspaces'));
   if (first.status >= 300 && first.status < 400) {
-    throw new ConformanceError('CONF_TARGET_REDIRECTED', `GET /api/v1/workspaces answered ${first.status} to ${first.headers.location ?? '(no Location)'}: is the base URL right?`);
+    throw new ConformanceError(
+      'CONF_TARGET_REDIRECTED',
+      `GET /api/v1/workspaces answered ${first.status} to ${first.headers.location ?? '(no Location)'}: is the base URL right?`,
+    );
   }
   if (first.status === 401 || first.status === 403) {
     throw new ConformanceError('CONF_KEY_REJECTED', `CONFORMANCE_API_KEY does not authenticate: GET /api/v1/workspaces answered ${first.status}`);
@@ -35,7 +38,10 @@ export async function preflight(http: HttpClient, profile: Profile, hasOtherKey:
   if (hasOtherKey) {
     const other = await reach(http, () => http.get('/api/v1/workspaces', { auth: 'other' }));
     if (other.status === 401 || other.status === 403) {
-      throw new ConformanceError('CONF_KEY_REJECTED', `CONFORMANCE_OTHER_ACCOUNT_API_KEY does not authenticate: GET /api/v1/workspaces answered ${other.status}`);
+      throw new ConformanceError(
+        'CONF_KEY_REJECTED',
+        `CONFORMANCE_OTHER_ACCOUNT_API_KEY does not authenticate: GET /api/v1/workspaces answered ${other.status}`,
+      );
     }
   }
   const notes: string[] = [];

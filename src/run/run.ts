@@ -64,7 +64,9 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         marginMs: isLoopback(baseUrl) ? 30 : 1000,
         // The broker names the bucket in words (`the main key`); `what` says what is awaited.
         onWait: (who, ms, what) =>
-          io.out(`  … waiting ${Math.ceil(ms / 1000)} s for ${what ?? 'the rate-limit window'} (${who}), until ${new Date(Date.now() + ms).toISOString().slice(11, 19)} UTC`),
+          io.out(
+            `  … waiting ${Math.ceil(ms / 1000)} s for ${what ?? 'the rate-limit window'} (${who}), until ${new Date(Date.now() + ms).toISOString().slice(11, 19)} UTC`,
+          ),
       },
     });
     const guarded = guardOutput(io, broker.redactor);
@@ -83,13 +85,24 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       hooks: { acquire: (b, a) => broker.acquire(b, a), record: async (e, body) => void broker.record(e, body) },
       currentCheck: () => 'preflight',
     });
-    let keyDeletion: KeyDeletion = declaredDeletion(profile, settings.leaveKeys) ?? { path: null, idMember: null, source: null, noKeys: null, leaveKeys: settings.leaveKeys };
+    let keyDeletion: KeyDeletion = declaredDeletion(profile, settings.leaveKeys) ?? {
+      path: null,
+      idMember: null,
+      source: null,
+      noKeys: null,
+      leaveKeys: settings.leaveKeys,
+    };
     cleanup = once(() => cleanupCreated(http, broker.ledger, profile, keyDeletion, io));
     io.out(`conformance: ${baseUrl}${embedded ? ' (embedded reference server)' : ''}, profile "${profile.name}", seed ${seed}`);
     const checked = await preflight(http, profile, keys.other !== null);
     for (const note of checked.notes) io.out(`  note: ${note}`);
     if (settings.dryRun) {
-      const lines = dryRunLines({ profile, selection: { only: settings.only, skip: settings.skip }, readOnly: settings.readOnly, hasOtherAccountKey: keys.other !== null });
+      const lines = dryRunLines({
+        profile,
+        selection: { only: settings.only, skip: settings.skip },
+        readOnly: settings.readOnly,
+        hasOtherAccountKey: keys.other !== null,
+      });
       for (const line of lines) io.out(line);
       return 0;
     }
@@ -97,7 +110,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     if (keyDeletion.source === null && !settings.leaveKeys && !settings.readOnly && createsKeys({ only: settings.only, skip: settings.skip })) {
       keyDeletion = await probeConventionalDeletion({ http, broker, profile, keyPrefix, runId, baseUrl });
       if (keyDeletion.noKeys) io.out(`  note: ${keyDeletion.noKeys}`);
-      else if (keyDeletion.source === 'conventional') io.out(`  note: the profile declares no key path; keys the run creates are deleted at ${keyDeletion.path}, which revoked a probe key`);
+      else if (keyDeletion.source === 'conventional')
+        io.out(`  note: the profile declares no key path; keys the run creates are deleted at ${keyDeletion.path}, which revoked a probe key`);
     }
 
     const context: RunContext = {
@@ -138,7 +152,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     await cleanup();
     if (interrupt.interrupted) {
       const leakedOnStop = scrubReports(settings.reportDir, broker.redactor);
-      if (leakedOnStop.length > 0 || guarded.leaks > 0) io.err(`SECRET LEAK: a secret was found and scrubbed in ${[...leakedOnStop, ...(guarded.leaks > 0 ? ['the console output'] : [])].join(', ')}`);
+      if (leakedOnStop.length > 0 || guarded.leaks > 0)
+        io.err(`SECRET LEAK: a secret was found and scrubbed in ${[...leakedOnStop, ...(guarded.leaks > 0 ? ['the console output'] : [])].join(', ')}`);
       io.err('interrupted: no verdict');
       return INTERRUPTED_EXIT;
     }

@@ -42,7 +42,12 @@ export function clauseResults(records: readonly CheckRecord[], context: ClauseCo
       return { ...base, status: 'skipped', reason: 'no check for this clause in this version of the suite' };
     }
     const worst = checks.reduce((a, b) => (SEVERITY[b.status] > SEVERITY[a.status] ? b : a));
-    return { ...base, status: worst.status, ...(worst.reason ? { reason: worst.reason } : {}), ...(worst.status === 'not_applicable' ? { cause: worst.cause ?? 'undeclared' } : {}) };
+    return {
+      ...base,
+      status: worst.status,
+      ...(worst.reason ? { reason: worst.reason } : {}),
+      ...(worst.status === 'not_applicable' ? { cause: worst.cause ?? 'undeclared' } : {}),
+    };
   });
 }
 
@@ -59,10 +64,15 @@ export interface VerdictResult {
 export const EXIT_CODES: Record<Verdict, 0 | 1 | 2> = { conformant: 0, 'non-conformant': 1, inconclusive: 2 };
 
 /** The verdict and completeness, exactly as the run interface defines them. */
-export function verdictOf(results: readonly ClauseResult[], options: { strict: boolean; requireComplete: boolean; suiteFaults?: readonly string[] }): VerdictResult {
+export function verdictOf(
+  results: readonly ClauseResult[],
+  options: { strict: boolean; requireComplete: boolean; suiteFaults?: readonly string[] },
+): VerdictResult {
   const failed = results.filter((r) => r.status === 'fail');
   const errors = results.filter((r) => r.status === 'error');
-  const complete = results.every((r) => r.level !== 'MUST' || r.status === 'pass' || (r.status === 'not_applicable' && !INCOMPLETE_KINDS.has(r.cause ?? 'undeclared')));
+  const complete = results.every(
+    (r) => r.level !== 'MUST' || r.status === 'pass' || (r.status === 'not_applicable' && !INCOMPLETE_KINDS.has(r.cause ?? 'undeclared')),
+  );
   const make = (verdict: Verdict, because: string): VerdictResult => ({ verdict, complete, exitCode: EXIT_CODES[verdict], because });
   if (failed.length > 0) return make('non-conformant', `${failed.length} clause(s) failed: ${failed.map((r) => r.id).join(', ')}`);
   const faults = [...errors.map((r) => `${r.id}: ${r.reason ?? 'error'}`), ...(options.suiteFaults ?? [])];

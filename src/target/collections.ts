@@ -20,7 +20,13 @@ export interface CollectionEndpoint {
 /** The list endpoints of a profile: the document's three, and those the profile declares. */
 export function collections(profile: Profile): Record<CollectionName, CollectionEndpoint> {
   const p = profile.paths;
-  const make = (name: CollectionName, list: string | null, item: string | null, schema: SchemaName | null, idField: string | null = 'id'): CollectionEndpoint => ({
+  const make = (
+    name: CollectionName,
+    list: string | null,
+    item: string | null,
+    schema: SchemaName | null,
+    idField: string | null = 'id',
+  ): CollectionEndpoint => ({
     name,
     list,
     item,

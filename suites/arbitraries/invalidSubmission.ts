@@ -6,7 +6,14 @@ import fc from 'fast-check';
 // wrong type. `null` is left out on purpose: the document does not say whether a null counts as
 // missing (400) or invalid (422), so the errors suite judges it separately, accepting both.
 
-export const INVALID_SUBMISSION_KINDS = ['rows-not-array', 'row-not-object', 'data-missing', 'data-not-object', 'workspace-id-wrong-type', 'taxonomy-id-wrong-type'] as const;
+export const INVALID_SUBMISSION_KINDS = [
+  'rows-not-array',
+  'row-not-object',
+  'data-missing',
+  'data-not-object',
+  'workspace-id-wrong-type',
+  'taxonomy-id-wrong-type',
+] as const;
 export type InvalidSubmissionKind = (typeof INVALID_SUBMISSION_KINDS)[number];
 
 /** The valid parts an invalid body is built around. */
@@ -33,7 +40,12 @@ export interface InvalidSubmission {
 }
 
 /** Values of the wrong JSON type for a string id, an object, or an array. */
-const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.array(fc.string({ maxLength: 8 }), { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }));
+const notAString = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.array(fc.string({ maxLength: 8 }), { maxLength: 2 }),
+  fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 2 }),
+);
 const notAnObject = fc.oneof(fc.string({ maxLength: 16 }), fc.integer(), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }));
 const notAnArray = fc.oneof(fc.string({ maxLength: 16 }), fc.integer(), fc.boolean(), fc.constant({ data: {} }));
 
@@ -54,16 +66,34 @@ export function invalidSubmission(base: SubmissionBase, kinds: readonly InvalidS
       return { kind, body: body(all), fault, params: ['rows', 'data'], member: 'rows', rowIndex: index, statuses };
     });
   const wrongId = (kind: InvalidSubmissionKind, member: 'workspace_id' | 'taxonomy_id') =>
-    notAString.map((value): InvalidSubmission => ({ kind, body: body(rows(1), { [member]: value }), fault: `${member} is ${typeName(value)}`, params: [member], member, rowIndex: null, statuses: [422] }));
+    notAString.map((value): InvalidSubmission => ({
+      kind,
+      body: body(rows(1), { [member]: value }),
+      fault: `${member} is ${typeName(value)}`,
+      params: [member],
+      member,
+      rowIndex: null,
+      statuses: [422],
+    }));
 
   const byKind: Record<InvalidSubmissionKind, fc.Arbitrary<InvalidSubmission>> = {
-    'rows-not-array': notAnArray.map((value) => ({ kind: 'rows-not-array', body: body(value), fault: `rows is ${typeName(value)}`, params: ['rows'], member: 'rows', rowIndex: null, statuses: [422] })),
+    'rows-not-array': notAnArray.map((value) => ({
+      kind: 'rows-not-array',
+      body: body(value),
+      fault: `rows is ${typeName(value)}`,
+      params: ['rows'],
+      member: 'rows',
+      rowIndex: null,
+      statuses: [422],
+    })),
     'row-not-object': inRow('row-not-object', notAnObject, (index, value) => ({ row: value, fault: `rows[${index}] is ${typeName(value)}` })),
-    'data-missing': inRow('data-missing', fc.constantFrom({}, { Data: {} }, { values: { a: 1 } }), (index, value) => ({ row: value, fault: `rows[${index}] has no data` })),
+    'data-missing': inRow('data-missing', fc.constantFrom({}, { Data: {} }, { values: { a: 1 } }), (index, value) => ({
+      row: value,
+      fault: `rows[${index}] has no data`,
+    })),
     'data-not-object': inRow('data-not-object', notAnObject, (index, value) => ({ row: { data: value }, fault: `rows[${index}].data is ${typeName(value)}` })),
     'workspace-id-wrong-type': wrongId('workspace-id-wrong-type', 'workspace_id'),
     'taxonomy-id-wrong-type': wrongId('taxonomy-id-wrong-type', 'taxonomy_id'),
   };
   return fc.oneof(...kinds.map((kind) => byKind[kind]));
 }
-

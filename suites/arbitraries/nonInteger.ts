@@ -2,7 +2,31 @@ import fc from 'fast-check';
 import type { QueryValue } from './queryValue.js';
 
 /** Words and symbols a careless parser turns into a number (NaN, 1, 0, Infinity...). */
-const WORDS = ['abc', 'ten', 'NaN', 'Infinity', '-Infinity', 'null', 'undefined', 'true', 'false', '[]', '{}', '1a', 'a1', '12abc', '0x', '--1', '1-', '½', '١٫٥', 'e3', '.', '-', '+'];
+const WORDS = [
+  'abc',
+  'ten',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '[]',
+  '{}',
+  '1a',
+  'a1',
+  '12abc',
+  '0x',
+  '--1',
+  '1-',
+  '½',
+  '١٫٥',
+  'e3',
+  '.',
+  '-',
+  '+',
+];
 
 /**
  * Values that are no integer at all (PAG-5): text, fractions with a non-zero fractional part, and

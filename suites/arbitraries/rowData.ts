@@ -40,7 +40,25 @@ export interface RowDataOptions {
 export const ROW_DATA_BOUNDS = { maxDepth: 24, maxStringLength: 8192 } as const;
 
 /** Locales whose fakers write in different scripts: Arabic, Bengali, Thaana, Greek, Hebrew, ... */
-const FAKERS: readonly Faker[] = [fakerEN, fakerAR, fakerBN_BD, fakerDV, fakerEL, fakerHE, fakerHY, fakerJA, fakerKA_GE, fakerKO, fakerNE, fakerRU, fakerTA_IN, fakerTH, fakerUR, fakerVI, fakerZH_CN];
+const FAKERS: readonly Faker[] = [
+  fakerEN,
+  fakerAR,
+  fakerBN_BD,
+  fakerDV,
+  fakerEL,
+  fakerHE,
+  fakerHY,
+  fakerJA,
+  fakerKA_GE,
+  fakerKO,
+  fakerNE,
+  fakerRU,
+  fakerTA_IN,
+  fakerTH,
+  fakerUR,
+  fakerVI,
+  fakerZH_CN,
+];
 
 /** Realistic values; dates come from a fixed window so that a seed replays exactly. */
 const REALISTIC: readonly ((f: Faker) => Json)[] = [
@@ -92,7 +110,9 @@ const scriptText: fc.Arbitrary<string> = fc
 
 /** Emoji as people type them: ZWJ sequences, skin tones, flags, keycaps, variation selectors. */
 const EMOJI = ['😀', '👍🏽', '👩‍👩‍👧‍👦', '🧑🏿‍🚀', '🏳️‍🌈', '🇯🇵', '🇧🇷', '1️⃣', '❤️', '🫠', '🦄', '👨‍💻', '🤷‍♀️', '🏴󠁧󠁢󠁳󠁣󠁴󠁿'] as const;
-const emojiText: fc.Arbitrary<string> = fc.array(fc.oneof(fc.constantFrom(...EMOJI), fc.constantFrom(' ', 'a', '·')), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(''));
+const emojiText: fc.Arbitrary<string> = fc
+  .array(fc.oneof(fc.constantFrom(...EMOJI), fc.constantFrom(' ', 'a', '·')), { minLength: 1, maxLength: 12 })
+  .map((parts) => parts.join(''));
 
 /** Any well-formed Unicode, grapheme by grapheme (no lone surrogates: those are not text). */
 const anyText: fc.Arbitrary<string> = fc.string({ unit: 'grapheme', maxLength: 32 });
@@ -124,7 +144,12 @@ const tree: fc.Arbitrary<Json> = fc.letrec<{ value: Json; object: RowData; array
 
 /** A string of a few thousand characters: a repeated grapheme run, cheap to generate. */
 function longText(maxLength: number): fc.Arbitrary<string> {
-  return fc.tuple(fc.oneof(scriptText, emojiText), fc.integer({ min: 256, max: Math.max(256, maxLength) })).map(([unit, length]) => unit.repeat(Math.max(1, Math.ceil(length / unit.length))).slice(0, length).replace(/[\uD800-\uDBFF]$/, ''));
+  return fc.tuple(fc.oneof(scriptText, emojiText), fc.integer({ min: 256, max: Math.max(256, maxLength) })).map(([unit, length]) =>
+    unit
+      .repeat(Math.max(1, Math.ceil(length / unit.length)))
+      .slice(0, length)
+      .replace(/[\uD800-\uDBFF]$/, ''),
+  );
 }
 
 /** Objects and arrays alternating, `depth` levels down, with `bottom` at the bottom. */
@@ -171,7 +196,13 @@ export const BOUNDARY_ROWS: readonly { readonly what: string; readonly rows: rea
   { what: 'an empty data object before a filled one', rows: [{}, { name: 'Ada Lovelace', tags: ['a', 'b'] }] },
   { what: 'filled data objects around an empty one', rows: [{ name: 'Ada Lovelace' }, {}, { amount: 1 }] },
   { what: 'empty arrays and objects as members and inside arrays', rows: [{ tags: [], meta: {}, matrix: [[]], list: [{}], deep: { empty: { inner: [] } } }] },
-  { what: 'empty strings and nulls inside data, an empty member name included', rows: [{ name: '', note: null, '': '', values: ['', null], nested: { name: '', note: null } }] },
-  { what: `the deepest nesting the property generates (${ROW_DATA_BOUNDS.maxDepth} levels)`, rows: [{ nested: nestedValue(ROW_DATA_BOUNDS.maxDepth, 'bottom') }] },
+  {
+    what: 'empty strings and nulls inside data, an empty member name included',
+    rows: [{ name: '', note: null, '': '', values: ['', null], nested: { name: '', note: null } }],
+  },
+  {
+    what: `the deepest nesting the property generates (${ROW_DATA_BOUNDS.maxDepth} levels)`,
+    rows: [{ nested: nestedValue(ROW_DATA_BOUNDS.maxDepth, 'bottom') }],
+  },
   { what: `the longest string the property generates (${ROW_DATA_BOUNDS.maxStringLength} UTF-16 units, outside the BMP)`, rows: [{ long_text: LONGEST }] },
 ];

@@ -11,13 +11,20 @@ const one = (form: string, raw: string) => fc.constant<{ raw: string[]; form: st
 
 /** Ways to spell the integer n that are not its canonical decimal (PAG-10's list). */
 const FORMS: readonly Form[] = [
-  (n) => fc.integer({ min: 1, max: 3 }).map((zeros) => ({ raw: [n < 0n ? `-${'0'.repeat(zeros)}${decimal(-n)}` : `${'0'.repeat(zeros)}${decimal(n)}`], form: 'leading zeros' })),
+  (n) =>
+    fc
+      .integer({ min: 1, max: 3 })
+      .map((zeros) => ({ raw: [n < 0n ? `-${'0'.repeat(zeros)}${decimal(-n)}` : `${'0'.repeat(zeros)}${decimal(n)}`], form: 'leading zeros' })),
   (n) => (n >= 0n ? one('plus sign', `+${decimal(n)}`) : fc.constant(null)),
   (n) => fc.constantFrom(` ${decimal(n)}`, `${decimal(n)} `, `\t${decimal(n)}`, ` ${decimal(n)} `).map((raw) => ({ raw: [raw], form: 'whitespace' })),
   (n) => exponent(n),
-  (n) => (n >= 0n ? fc.constantFrom(`0x${n.toString(16)}`, `0X${n.toString(16).toUpperCase()}`).map((raw) => ({ raw: [raw], form: 'hex' })) : fc.constant(null)),
+  (n) =>
+    n >= 0n ? fc.constantFrom(`0x${n.toString(16)}`, `0X${n.toString(16).toUpperCase()}`).map((raw) => ({ raw: [raw], form: 'hex' })) : fc.constant(null),
   (n) => fc.constantFrom(`${decimal(n)}.0`, `${decimal(n)}.00`).map((raw) => ({ raw: [raw], form: 'zero fraction' })),
-  (n) => fc.constantFrom(...DIGIT_ZEROS).map((zero) => ({ raw: [decimal(n).replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)))], form: 'unicode digits' })),
+  (n) =>
+    fc
+      .constantFrom(...DIGIT_ZEROS)
+      .map((zero) => ({ raw: [decimal(n).replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)))], form: 'unicode digits' })),
   (n) => one('repeated parameter', decimal(n)).map((v) => ({ raw: [v.raw[0]!, v.raw[0]!], form: v.form })),
 ];
 
@@ -27,7 +34,9 @@ function exponent(n: bigint): fc.Arbitrary<{ raw: string[]; form: string }> {
   const sign = n < 0n ? '-' : '';
   const mantissa = digits.replace(/0+$/, '') || '0';
   const power = digits.length - mantissa.length;
-  return fc.constantFrom(`${sign}${mantissa}e${power}`, `${sign}${mantissa}E${power}`, `${sign}${digits}0e-1`, `${sign}${digits}e0`).map((raw) => ({ raw: [raw], form: 'exponent' }));
+  return fc
+    .constantFrom(`${sign}${mantissa}e${power}`, `${sign}${mantissa}E${power}`, `${sign}${digits}0e-1`, `${sign}${digits}e0`)
+    .map((raw) => ({ raw: [raw], form: 'exponent' }));
 }
 
 /**
@@ -39,7 +48,9 @@ export function unusualInteger(bounds: readonly bigint[], defaultValue: bigint):
   const spelled: fc.Arbitrary<QueryValue | null> = fc
     .tuple(integerNear(bounds), fc.integer({ min: 0, max: FORMS.length - 1 }))
     .chain(([n, index]) => FORMS[index]!(n).map((made) => (made ? { raw: made.raw, spelling: 'unusual' as const, readings: [n], form: made.form } : null)));
-  const repeatedTwo = fc.tuple(integerNear(bounds), integerNear(bounds)).map(([a, b]): QueryValue => ({ raw: [decimal(a), decimal(b)], spelling: 'unusual', readings: [a, b], form: 'repeated parameter, two values' }));
+  const repeatedTwo = fc
+    .tuple(integerNear(bounds), integerNear(bounds))
+    .map(([a, b]): QueryValue => ({ raw: [decimal(a), decimal(b)], spelling: 'unusual', readings: [a, b], form: 'repeated parameter, two values' }));
   const empty = fc.constant<QueryValue>({ raw: [''], spelling: 'unusual', readings: [defaultValue], form: 'empty' });
   return fc
     .oneof({ arbitrary: spelled, weight: 8 }, { arbitrary: repeatedTwo, weight: 1 }, { arbitrary: empty, weight: 1 })

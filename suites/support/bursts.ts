@@ -169,11 +169,21 @@ export async function provokeLimit(options: BurstOptions): Promise<BurstResult> 
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 25, options.ceiling) }, lane));
-    let judgement = judgeBurst(done.map((d) => d.step), options.ceiling, options.windowMs, aligned);
+    let judgement = judgeBurst(
+      done.map((d) => d.step),
+      options.ceiling,
+      options.windowMs,
+      aligned,
+    );
     // Then one at a time until the judgement is clear.
     while (judgement.kind === 'continue') {
       await one();
-      judgement = judgeBurst(done.map((d) => d.step), options.ceiling, options.windowMs, aligned);
+      judgement = judgeBurst(
+        done.map((d) => d.step),
+        options.ceiling,
+        options.windowMs,
+        aligned,
+      );
     }
     responses.push(...done.map((d) => d.res));
     if (judgement.kind === 'ambiguous') {

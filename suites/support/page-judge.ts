@@ -9,7 +9,13 @@ export function requestOf(res: HttpResponse): string {
 }
 
 /** GETs a list with `param` spelled as generated and the other parameter given plainly. */
-export function sendValue(t: CheckContext, path: string, param: PageParam, value: QueryValue, other: Readonly<Record<string, string>> = {}): Promise<HttpResponse> {
+export function sendValue(
+  t: CheckContext,
+  path: string,
+  param: PageParam,
+  value: QueryValue,
+  other: Readonly<Record<string, string>> = {},
+): Promise<HttpResponse> {
   const rest = Object.entries(other).map(([name, raw]) => `${name}=${encodeURIComponent(raw)}`);
   return t.http.get(path, { rawQuery: [rawQueryOf(param, value), ...rest].join('&') });
 }
@@ -73,7 +79,11 @@ function pageOf(res: HttpResponse): Envelope | null {
  * counts tell; both sides keeping their own items every time (a chance of 1 in 16,000 for a single
  * pair of tied items at the edge) make them different pages.
  */
-export async function samePage(a: { res: HttpResponse; again: () => Promise<HttpResponse> }, b: { res: HttpResponse; again: () => Promise<HttpResponse> }, idField: string | null): Promise<boolean> {
+export async function samePage(
+  a: { res: HttpResponse; again: () => Promise<HttpResponse> },
+  b: { res: HttpResponse; again: () => Promise<HttpResponse> },
+  idField: string | null,
+): Promise<boolean> {
   const first = [pageOf(a.res), pageOf(b.res)];
   if (!first[0] || !first[1]) return false;
   if (signature(first[0], idField) === signature(first[1], idField)) return true;

@@ -74,7 +74,16 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
     requests++;
     return fetch(page, limit);
   };
-  const unjudged = (reason: string, total = 0, expectedPages = 1): WalkResult => ({ limit, unjudged: reason, total, expectedPages, complete: false, requests, ids: null, problems });
+  const unjudged = (reason: string, total = 0, expectedPages = 1): WalkResult => ({
+    limit,
+    unjudged: reason,
+    total,
+    expectedPages,
+    complete: false,
+    requests,
+    ids: null,
+    problems,
+  });
 
   const first = await get(1);
   const firstPage = envelopeOf(first);
@@ -102,7 +111,11 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
       // Another client may have changed the collection: ask page 1 again before blaming the target.
       const again = envelopeOf(await get(1));
       if (typeof again !== 'string' && again.total_count !== total) {
-        return unjudged(`total_count changed from ${total} to ${again.total_count} during the walk at limit ${limit}: the collection is not still`, total, expectedPages);
+        return unjudged(
+          `total_count changed from ${total} to ${again.total_count} during the walk at limit ${limit}: the collection is not still`,
+          total,
+          expectedPages,
+        );
       }
       note('PAG-7', `total_count is ${page.total_count} on page ${pageNumber} but ${total} on page 1 (limit ${limit}) of an unchanged collection`, res);
     }
@@ -112,8 +125,14 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
     }
     const expectedItems = pageNumber < expectedPages ? limit : pageNumber === expectedPages ? total - (expectedPages - 1) * limit : 0;
     if (page.items.length !== expectedItems) {
-      if (pageNumber < expectedPages) note('PAG-8', `page ${pageNumber} of ${expectedPages} holds ${page.items.length} items, not the full ${limit} (total_count ${total})`, res);
-      else note('PAG-7', `the last page ${pageNumber} holds ${page.items.length} items where total_count ${total} and limit ${limit} leave ${Math.max(0, expectedItems)}`, res);
+      if (pageNumber < expectedPages)
+        note('PAG-8', `page ${pageNumber} of ${expectedPages} holds ${page.items.length} items, not the full ${limit} (total_count ${total})`, res);
+      else
+        note(
+          'PAG-7',
+          `the last page ${pageNumber} holds ${page.items.length} items where total_count ${total} and limit ${limit} leave ${Math.max(0, expectedItems)}`,
+          res,
+        );
     }
     if (idField) trackIds(page.items, idField, seen, options.known ?? null, pageNumber, limit, res, note);
 
@@ -134,8 +153,10 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
   }
 
   if (complete) {
-    if (page.has_more) note('PAG-7', `has_more is still true on page ${pageNumber}, past the ceil(${total}/${limit}) = ${expectedPages} pages total_count gives`, res);
-    else if (pagesWalked !== expectedPages) note('PAG-7', `the walk at limit ${limit} ended after ${pagesWalked} pages; total_count ${total} gives ceil(${total}/${limit}) = ${expectedPages}`, res);
+    if (page.has_more)
+      note('PAG-7', `has_more is still true on page ${pageNumber}, past the ceil(${total}/${limit}) = ${expectedPages} pages total_count gives`, res);
+    else if (pagesWalked !== expectedPages)
+      note('PAG-7', `the walk at limit ${limit} ended after ${pagesWalked} pages; total_count ${total} gives ceil(${total}/${limit}) = ${expectedPages}`, res);
     if (itemsSeen !== total) note('PAG-7', `the walk at limit ${limit} yielded ${itemsSeen} items; total_count says ${total}`, res);
     const known = options.known;
     if (idField && known && !problems['PAG-8']) {
@@ -167,7 +188,8 @@ function trackIds(
     const before = seen.size;
     seen.add(id);
     if (seen.size === before) note('PAG-8', `id ${id} appears again on page ${pageNumber} at limit ${limit}: the walk sees it twice`, res);
-    if (known && !known.ids.has(id)) note('PAG-8', `id ${id} on page ${pageNumber} at limit ${limit} is not among the ${known.ids.size} ids of the walk at limit ${known.limit}`, res);
+    if (known && !known.ids.has(id))
+      note('PAG-8', `id ${id} on page ${pageNumber} at limit ${limit} is not among the ${known.ids.size} ids of the walk at limit ${known.limit}`, res);
   }
 }
 

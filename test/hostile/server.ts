@@ -153,7 +153,9 @@ export async function startHostile(options: HostileOptions): Promise<HostileTarg
     reference,
     requests,
     liveRunKeys: () =>
-      state!.store.accounts.flatMap((account) => [...account.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).map((k) => k.name)),
+      state!.store.accounts.flatMap((account) =>
+        [...account.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).map((k) => k.name),
+      ),
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

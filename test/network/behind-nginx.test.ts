@@ -52,7 +52,13 @@ afterAll(async () => {
 function explain(): string {
   const flagged = (report?.clauses ?? [])
     .filter((c) => !['pass', 'not_applicable'].includes(c.status))
-    .map((c) => `  ${c.id} ${c.status}: ${c.reason ?? ''}${c.checks.filter((k) => k.status !== 'pass' && k.reason && k.reason !== c.reason).map((k) => `\n    - ${k.title} (${k.status}): ${k.reason}`).join('')}`);
+    .map(
+      (c) =>
+        `  ${c.id} ${c.status}: ${c.reason ?? ''}${c.checks
+          .filter((k) => k.status !== 'pass' && k.reason && k.reason !== c.reason)
+          .map((k) => `\n    - ${k.title} (${k.status}): ${k.reason}`)
+          .join('')}`,
+    );
   return [
     `report: ${join(result.reportDir, 'conformance.json')}${report ? '' : ' (not written)'}`,
     `exit ${result.exitCode} in ${Math.round(runMs / 1000)} s, verdict ${report?.verdict ?? '?'}`,
@@ -65,21 +71,33 @@ describe.skipIf(SKIP)(`a conformant server behind Debian's nginx${SKIP ? ` (skip
   test('is judged conformant: exit 0, no clause failed or in error', () => {
     expect(result.exitCode, explain()).toBe(0);
     expect(report?.verdict, explain()).toBe('conformant');
-    expect(report!.clauses.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.reason}`), explain()).toEqual([]);
+    expect(
+      report!.clauses.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.reason}`),
+      explain(),
+    ).toEqual([]);
     expect(report!.suiteFaults, explain()).toEqual([]);
   });
 
-  test("the only warning is GEN-3, naming nginx, whose own 400 answered a request malformed at the HTTP level", () => {
+  test('the only warning is GEN-3, naming nginx, whose own 400 answered a request malformed at the HTTP level', () => {
     const warned = report!.clauses.filter((c) => c.status === 'warn');
-    expect(warned.map((c) => c.id), explain()).toEqual(['GEN-3']);
+    expect(
+      warned.map((c) => c.id),
+      explain(),
+    ).toEqual(['GEN-3']);
     expect(warned[0]!.reason, explain()).toMatch(/by the front end "nginx[^"]*" before the API/);
     const check = warned[0]!.checks.find((k) => k.status === 'warn')!;
-    expect(check.evidence?.some((e) => e.frontEndFragile && e.response?.status === 400 && /^text\/html/.test(e.response.headers['content-type'] ?? '')), explain()).toBe(true);
+    expect(
+      check.evidence?.some((e) => e.frontEndFragile && e.response?.status === 400 && /^text\/html/.test(e.response.headers['content-type'] ?? '')),
+      explain(),
+    ).toBe(true);
   });
 
   test("the report's evidence shows nginx answered: a response whose Server header is nginx's", () => {
     const servers = report!.clauses.flatMap((c) => c.checks.flatMap((k) => (k.evidence ?? []).map((e) => e.response?.headers.server ?? '')));
-    expect(servers.some((s) => s.startsWith('nginx')), explain()).toBe(true);
+    expect(
+      servers.some((s) => s.startsWith('nginx')),
+      explain(),
+    ).toBe(true);
   });
 
   test('every request of the run went through nginx', () => {

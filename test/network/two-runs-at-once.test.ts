@@ -50,7 +50,9 @@ test('two runs at once with one key: each deletes only its own keys, none is lef
     // On the wire: no key was deleted twice, so neither run deleted the other's.
     const deleted = deletes.filter((d) => d.status >= 200 && d.status < 300).map((d) => d.url);
     expect(new Set(deleted).size).toBe(deleted.length);
-    const live = state!.store.accounts.flatMap((account) => [...account.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')));
+    const live = state!.store.accounts.flatMap((account) =>
+      [...account.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')),
+    );
     expect(live.map((k) => k.name)).toEqual([]);
     // Sharing the key is not the target's fault: no check is "the suite broke".
     for (const report of reports) expect(report.clauses.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.reason}`)).toEqual([]);

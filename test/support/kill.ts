@@ -17,8 +17,6 @@ export function judgeKill(mutant: Mutant, report: ConformanceDocument): KillVerd
     .filter(([id, expected]) => status.get(id)?.status !== expected)
     .map(([id, expected]) => `${id} expected ${expected}, got ${status.get(id)?.status ?? 'nothing'}`);
   const allowed = new Set<string>([...Object.keys(mutant.breaks), ...(mutant.collateral ?? [])]);
-  const unexpected = report.clauses
-    .filter((c) => FLAGGED.has(c.status) && !allowed.has(c.id))
-    .map((c) => `${c.id} ${c.status}: ${c.reason ?? ''}`);
+  const unexpected = report.clauses.filter((c) => FLAGGED.has(c.status) && !allowed.has(c.id)).map((c) => `${c.id} ${c.status}: ${c.reason ?? ''}`);
   return { missed, unexpected };
 }

@@ -14,7 +14,10 @@ export interface EmptyValue {
  * workspace_id and the body's taxonomy_id of `POST /api/v1/submissions`, before the reference
  * validates the request (after authentication). The query is looked at first, as the reference does.
  */
-export function onEmptySubmissionValue(reference: ReferenceApp, answer: (empty: EmptyValue, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
+export function onEmptySubmissionValue(
+  reference: ReferenceApp,
+  answer: (empty: EmptyValue, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
   const param = reference.state.profile.submissions.workspaceQueryParam ?? 'workspace_id';
   beforeHandler(reference, async (req, reply) => {
     if (req.method !== 'POST' || pathOf(req) !== '/api/v1/submissions') return;

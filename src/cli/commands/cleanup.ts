@@ -28,7 +28,10 @@ const RUN_KEY_NAME = /^conformance-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-[
 export const cleanupCommand: Command = async (args, io) => {
   const settings = readSettings(args);
   if (settings.baseUrl === null) {
-    throw new ConformanceError('CONF_SETTING_INVALID', 'cleanup needs the target (CONFORMANCE_BASE_URL or --base-url): the embedded reference keeps nothing between runs');
+    throw new ConformanceError(
+      'CONF_SETTING_INVALID',
+      'cleanup needs the target (CONFORMANCE_BASE_URL or --base-url): the embedded reference keeps nothing between runs',
+    );
   }
   const baseUrl = settings.baseUrl;
   const { profile } = loadProfile(settings.profileFile ?? DOCUMENT_PROFILE_FILE);
@@ -65,7 +68,16 @@ export const cleanupCommand: Command = async (args, io) => {
       http,
       ledger,
       profile,
-      stale.map((k): LedgerEntry => ({ event: 'created', kind: 'api_key', id: k.id, name: k.name, runId: runIdOf(k.name), baseUrl, at: new Date().toISOString(), note: 'found by name' })),
+      stale.map((k): LedgerEntry => ({
+        event: 'created',
+        kind: 'api_key',
+        id: k.id,
+        name: k.name,
+        runId: runIdOf(k.name),
+        baseUrl,
+        at: new Date().toISOString(),
+        note: 'found by name',
+      })),
     );
     const result = { deleted: [...fromLedger.deleted, ...byName.deleted], leftBehind: [...fromLedger.leftBehind, ...byName.leftBehind] };
     if (mine.length === 0 && stale.length === 0) io.out(`cleanup: nothing to delete on ${baseUrl}`);
@@ -100,4 +112,3 @@ function startedAt(name: string): number | null {
 function runIdOf(name: string): string {
   return name.slice('conformance-'.length).split('-').slice(0, 2).join('-');
 }
-

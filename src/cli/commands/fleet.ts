@@ -32,7 +32,8 @@ const FLAGS = {
   timeout: { type: 'string' },
 } as const;
 
-const USAGE = 'usage: conformance fleet FLEET.json [--report-dir DIR] [--concurrency N] [--sign-key FILE] [run flags] | conformance fleet --merge DIR... [--report-dir DIR] [--public-key FILE]';
+const USAGE =
+  'usage: conformance fleet FLEET.json [--report-dir DIR] [--concurrency N] [--sign-key FILE] [run flags] | conformance fleet --merge DIR... [--report-dir DIR] [--public-key FILE]';
 
 /**
  * `conformance fleet FLEET.json`: runs the suite against every deployment of a fleet file (in
@@ -53,7 +54,13 @@ export const fleetCommand: Command = async (args, rawIo) => {
   const startedAt = new Date();
   if (values.merge) {
     if (positionals.length === 0) throw new ConformanceError('CONF_SETTING_INVALID', USAGE);
-    return merge(positionals.map((p) => resolve(p)), out, values['public-key'] ? loadPublicKey(resolve(values['public-key'])) : null, rawIo, startedAt);
+    return merge(
+      positionals.map((p) => resolve(p)),
+      out,
+      values['public-key'] ? loadPublicKey(resolve(values['public-key'])) : null,
+      rawIo,
+      startedAt,
+    );
   }
   if (positionals.length !== 1) throw new ConformanceError('CONF_SETTING_INVALID', USAGE);
   const runArgs = passThrough(values);
@@ -81,12 +88,20 @@ export const fleetCommand: Command = async (args, rawIo) => {
       return outcome;
     },
   });
-  const results: DeploymentResult[] = outcomes.map((o) => ({ name: o.name, dir: join(out, o.name), exitCode: o.exitCode, durationMs: o.durationMs, problem: o.problem }));
+  const results: DeploymentResult[] = outcomes.map((o) => ({
+    name: o.name,
+    dir: join(out, o.name),
+    exitCode: o.exitCode,
+    durationMs: o.durationMs,
+    problem: o.problem,
+  }));
   const report = buildFleetReport(fleet.name, results, out, startedAt);
   const written = writeFleetReport(report, out, redactor, key);
   const leaked = scrubReports(out, redactor);
   if (leaked.length > 0 || io.leaks > 0) {
-    io.err(`SECRET LEAK: a secret was found and scrubbed in ${[...leaked, ...(io.leaks > 0 ? ['the console output'] : [])].join(', ')}; the fleet is inconclusive`);
+    io.err(
+      `SECRET LEAK: a secret was found and scrubbed in ${[...leaked, ...(io.leaks > 0 ? ['the console output'] : [])].join(', ')}; the fleet is inconclusive`,
+    );
     return 2;
   }
   closing(report, written, io);
@@ -98,12 +113,16 @@ function merge(dirs: readonly string[], out: string, publicKey: ReturnType<typeo
   const names = new Set<string>();
   const results = dirs.map((dir): DeploymentResult => {
     const name = basename(dir);
-    if (names.has(name.toLowerCase())) throw new ConformanceError('CONF_FLEET_INVALID', `two report folders are named "${name}": each deployment's folder names it`);
+    if (names.has(name.toLowerCase()))
+      throw new ConformanceError('CONF_FLEET_INVALID', `two report folders are named "${name}": each deployment's folder names it`);
     names.add(name.toLowerCase());
     if (!existsSync(join(dir, 'conformance.json'))) throw new ConformanceError('CONF_FLEET_INVALID', `"${dir}" holds no conformance.json`);
     const verification = verifyFolder(dir, publicKey);
     if (!verified(verification)) {
-      throw new ConformanceError('CONF_FLEET_INVALID', `"${dir}" is not as its run wrote it: ${verification.changed[0] ?? signatureLine(verification, publicKey)}`);
+      throw new ConformanceError(
+        'CONF_FLEET_INVALID',
+        `"${dir}" is not as its run wrote it: ${verification.changed[0] ?? signatureLine(verification, publicKey)}`,
+      );
     }
     return { name, dir, exitCode: null, durationMs: null, problem: null };
   });
@@ -122,7 +141,10 @@ function closing(report: FleetReport, written: readonly string[], io: Output): v
   const disagreeing = report.clauses.filter((c) => c.disagree);
   if (disagreeing.length > 0) {
     io.out(`deployments disagree on ${disagreeing.length} clause(s):`);
-    for (const c of disagreeing) io.out(`  ${c.id} (${c.level}): ${c.outliers.map((n) => `${n} ${c.statuses[n] ?? 'no report'}`).join(', ')}; the others ${Object.entries(c.statuses).find(([n]) => !c.outliers.includes(n))?.[1] ?? '—'}`);
+    for (const c of disagreeing)
+      io.out(
+        `  ${c.id} (${c.level}): ${c.outliers.map((n) => `${n} ${c.statuses[n] ?? 'no report'}`).join(', ')}; the others ${Object.entries(c.statuses).find(([n]) => !c.outliers.includes(n))?.[1] ?? '—'}`,
+      );
   } else {
     io.out('the deployments agree on every clause');
   }
@@ -154,12 +176,15 @@ function secretsOf(deployments: readonly Deployment[], key: SigningKey | null): 
 
 /** The runs' environment: this one's, less every CONFORMANCE_ setting (each run gets its own) and the step summary (the fleet writes its own). */
 function childEnv(key: SigningKey | null, source: ReturnType<typeof signKeySource>): Record<string, string> {
-  const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('CONFORMANCE_') && e[0] !== 'GITHUB_STEP_SUMMARY'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('CONFORMANCE_') && e[0] !== 'GITHUB_STEP_SUMMARY'),
+  );
   if (key && source && 'pem' in source) env.CONFORMANCE_SIGN_KEY = source.pem;
   return env;
 }
 
 function positiveInteger(raw: string): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 32) throw new ConformanceError('CONF_SETTING_INVALID', `--concurrency must be an integer from 1 to 32, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 32)
+    throw new ConformanceError('CONF_SETTING_INVALID', `--concurrency must be an integer from 1 to 32, got "${raw}"`);
   return Number(raw);
 }

@@ -1,0 +1,21 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as prettier from 'prettier';
+import { expect, test } from 'vitest';
+import { ROOT } from './support/cli.js';
+
+// The code is formatted by Prettier (.prettierrc.json): `npm run format` fixes what this finds.
+test('every TypeScript and JavaScript file is formatted as `npm run format` leaves it', async () => {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.mjs'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  const unformatted: string[] = [];
+  for (const file of files) {
+    const path = join(ROOT, file);
+    const options = await prettier.resolveConfig(path);
+    if (!(await prettier.check(readFileSync(path, 'utf8'), { ...options, filepath: path }))) unformatted.push(file);
+  }
+  expect(files.length).toBeGreaterThan(100);
+  expect(unformatted).toEqual([]);
+}, 60_000);
