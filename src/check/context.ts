@@ -21,7 +21,7 @@ export interface PropertyOptions {
 /** What a body run by `t.attempt` came to, without exceptions as control flow in the suites. */
 export type Attempt<T> =
   | { readonly outcome: 'done'; readonly value: T }
-  /** A finding (a failure of the target) the body raised. */
+  /** A finding (a failure of the target, a transport failure included) the body raised. */
   | { readonly outcome: 'finding'; readonly reason: string; rethrow(): never }
   /** The body found its check cannot run (skipped or not applicable). */
   | { readonly outcome: 'not_run'; readonly reason: string; rethrow(): never };
@@ -129,22 +129,14 @@ export class CheckContext {
     try {
       return { outcome: 'done', value: await body() };
     } catch (error) {
-      if (error instanceof Finding)
-        return {
-          outcome: 'finding',
-          reason: error.reason,
-          rethrow: () => {
-            throw error;
-          },
-        };
-      if (error instanceof CheckNotRun)
-        return {
-          outcome: 'not_run',
-          reason: error.reason,
-          rethrow: () => {
-            throw error;
-          },
-        };
+      const rethrow = (): never => {
+        throw error;
+      };
+      // A target that gave no complete answer failed: a finding, as `check()` reports it.
+      if (error instanceof Finding || error instanceof TransportFailure)
+        return { outcome: 'finding', reason: error instanceof Finding ? error.reason : error.message, rethrow };
+      if (error instanceof CheckNotRun || error instanceof ReadOnlyRefusal)
+        return { outcome: 'not_run', reason: error instanceof CheckNotRun ? error.reason : 'read-only', rethrow };
       throw error;
     }
   }
