@@ -20,9 +20,11 @@ const WINDOW_SECONDS = Number(process.env.BENCH_WINDOW_SECONDS ?? 60);
 const received = new Map<string, number>();
 let refused = 0;
 
+let liveSuiteKeys = () => 0;
 const target = await startReference({
   windowSeconds: WINDOW_SECONDS,
-  modify: ({ app }) => {
+  modify: ({ app, state }) => {
+    liveSuiteKeys = () => [...state.store.accounts[0]!.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).length;
     // onResponse, not onRequest: the 401s and 429s of authentication never reach later onRequest hooks.
     app.addHook('onResponse', async (req, reply) => {
       const who = req.headers.authorization ?? 'none';
@@ -40,11 +42,12 @@ process.stdout.write(
 );
 const started = Date.now();
 const result = await runCli(
-  ['--profile', profileFile],
+  ['--profile', profileFile, ...process.argv.slice(2)],
   { CONFORMANCE_BASE_URL: target.url, CONFORMANCE_API_KEY: target.keys.main, CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other },
   { timeoutMs: 4 * 60 * 60_000 },
 );
 const wallMs = Date.now() - started;
+const keysLeft = liveSuiteKeys();
 await target.close();
 
 const report = readReport(result);
@@ -71,6 +74,7 @@ const figures = {
   floorSeconds: Math.round(floorMs / 100) / 10,
   ratio: Math.round((wallMs / floorMs) * 1000) / 1000,
   progressWaitLines: waitLines.length,
+  createdKeysLeftLive: keysLeft,
 };
 for (const [name, value] of Object.entries(figures)) process.stdout.write(`  ${name.padEnd(22)} ${value}\n`);
 for (const line of waitLines) process.stdout.write(`${line}\n`);

@@ -32,6 +32,11 @@ export class Broker {
     return this.pacer.acquire(bucket, anonymous);
   }
 
+  /** Paces a request that any of `buckets` may carry; answers the index of the one to use. */
+  acquireAny(buckets: readonly string[]): Promise<number> {
+    return this.pacer.acquireAny(buckets);
+  }
+
   /** Sets aside `count` requests of the bucket's budget for unpaced requests (see `Pacer.reserve`). */
   reserve(bucket: string, anonymous: boolean, count: number): Promise<void> {
     return this.pacer.reserve(bucket, anonymous, count);

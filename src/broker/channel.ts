@@ -24,6 +24,7 @@ export interface RunningBroker {
  */
 export interface BrokerContract {
   acquire(bucket: string, anonymous: boolean): Promise<void>;
+  acquireAny(buckets: readonly string[]): Promise<number>;
   reserve(bucket: string, anonymous: boolean, count: number): Promise<void>;
   untilFresh(bucket: string, anonymous: boolean): Promise<void>;
   /** Adds an exchange to the log; resolves to its place in it. */
@@ -54,6 +55,7 @@ export type BrokerReply = { readonly id: string; readonly reply: true; readonly 
 function operations(broker: Broker): { readonly [Op in BrokerOp]: (...args: Parameters<BrokerContract[Op]>) => ReturnType<BrokerContract[Op]> } {
   return {
     acquire: (bucket, anonymous) => broker.acquire(bucket, anonymous),
+    acquireAny: (buckets) => broker.acquireAny(buckets),
     reserve: (bucket, anonymous, count) => broker.reserve(bucket, anonymous, count),
     untilFresh: (bucket, anonymous) => broker.untilFresh(bucket, anonymous),
     record: (exchange, body) => broker.record(exchange, body),

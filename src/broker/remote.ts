@@ -32,6 +32,10 @@ export class RemoteBroker implements ClientHooks {
     await this.#call('acquire', bucket, anonymous);
   }
 
+  acquireAny(buckets: readonly string[]): Promise<number> {
+    return this.#call('acquireAny', buckets);
+  }
+
   /** Sets aside `count` requests of the bucket's budget, for requests sent with `pace: false`. */
   async reserve(bucket: string, anonymous: boolean, count: number): Promise<void> {
     await this.#call('reserve', bucket, anonymous, count);

@@ -54,9 +54,10 @@ export class WorkerState {
       keys: run.keys,
       extraHeaders: run.extraHeaders,
       timeoutMs: run.timeoutMs,
-      hooks: { acquire: (bucket, anonymous) => this.broker.acquire(bucket, anonymous), record },
+      hooks: { acquire: (bucket, anonymous) => this.broker.acquire(bucket, anonymous), acquireAny: (buckets) => this.broker.acquireAny(buckets), record },
       currentCheck: () => this.current,
       readOnly: run.readOnly,
+      keyPool: run.keyPool,
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { Exchange } from './exchange.js';
 import { compose, type Layer, type Send } from './layer.js';
 import { DEFAULT_TIMEOUT_MS, limits } from './layers/limits.js';
+import { keySpreading } from './layers/key-spreading.js';
 import { overlapTracking } from './layers/overlap.js';
 import { pacing } from './layers/pacing.js';
 import { readOnlyGuard } from './layers/read-only.js';
@@ -19,6 +20,8 @@ export interface ClientHooks {
   acquire(bucket: string, anonymous: boolean): Promise<void>;
   /** Adds a finished exchange to the run's log; `body` is the complete response text. */
   record(exchange: Exchange, body: string): Promise<void>;
+  /** Paces a request any of several keys may carry; answers the index of the one to use. Needed with a key pool. */
+  acquireAny?(buckets: readonly string[]): Promise<number>;
 }
 
 export interface ClientOptions extends Addressing {
@@ -32,14 +35,16 @@ export interface ClientOptions extends Addressing {
   readonly currentCheck?: () => string | undefined;
   /** `--read-only`: the guard layer refuses what could change the target. @default false */
   readonly readOnly?: boolean;
+  /** Keys of the main account the run created to spread its read-only work over (`--max-keys`). @default none */
+  readonly keyPool?: readonly string[];
 }
 
 /**
  * The one HTTP client of the suite (checks, preflight, the key deletion probe, `init`,
  * `cleanup`): a request is prepared, then passes through its layers, outermost first:
  *
- * read-only guard → unplanned-429 retry → pacing → recording → overlap tracking → deadline and
- * body cap → undici.
+ * read-only guard → unplanned-429 retry → key spreading → pacing → recording → overlap tracking →
+ * deadline and body cap → undici.
  */
 export class HttpClient {
   readonly #addressing: Addressing;
@@ -53,6 +58,7 @@ export class HttpClient {
     const layers: Layer[] = [
       ...(options.readOnly ? [readOnlyGuard] : []),
       retryUnplanned429(),
+      ...(options.keyPool?.length && options.hooks.acquireAny ? [keySpreading(options.keyPool, (buckets) => options.hooks.acquireAny!(buckets))] : []),
       pacing((bucket, anonymous) => options.hooks.acquire(bucket, anonymous)),
       recording((exchange, body) => options.hooks.record(exchange, body)),
       overlapTracking,

@@ -60,6 +60,8 @@ export interface Outgoing {
   readonly bucket: string;
   /** The check that made it, for the log. */
   readonly check: string | undefined;
+  /** The budget was already acquired for it (by the key-spreading layer): pacing lets it pass. */
+  readonly acquired?: boolean;
   /** The log sequence number of the unplanned 429 this request retries. */
   readonly retryOf?: number;
   readonly timeoutMs?: number;

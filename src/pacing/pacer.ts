@@ -77,6 +77,45 @@ export class Pacer {
   }
 
   /**
+   * Resolves with the index of the bucket, among `buckets` (keys of one account), that allows a
+   * request soonest, and counts the request in flight there: work spread over several keys waits
+   * for none of them while another has budget. Ties go to the bucket with the most room left.
+   */
+  async acquireAny(buckets: readonly string[]): Promise<number> {
+    let announced = false;
+    for (;;) {
+      let best = 0;
+      let bestDelay = Number.POSITIVE_INFINITY;
+      let bestRoom = Number.NEGATIVE_INFINITY;
+      buckets.forEach((bucket, index) => {
+        const delay = Math.max(0, this.delay(bucket, false));
+        const room = this.#room(bucket);
+        if (delay < bestDelay || (delay === bestDelay && room > bestRoom)) [best, bestDelay, bestRoom] = [index, delay, room];
+      });
+      if (bestDelay <= 0) {
+        const state = this.#state(buckets[best]!, false);
+        state.inFlight++;
+        state.sent.push(this.#now());
+        return best;
+      }
+      if (!announced && bestDelay >= LONG_WAIT_MS) {
+        this.#options.onWait?.(buckets[best]!, bestDelay, `the rate-limit window of all ${buckets.length} keys`);
+        announced = true;
+      }
+      const slice = Math.min(bestDelay, POLL_MS);
+      this.waitedMs += slice;
+      await this.#sleep(slice);
+    }
+  }
+
+  /** Requests the bucket may still send in its window, as far as the pacer knows. */
+  #room(bucket: string): number {
+    const state = this.#state(bucket, false);
+    if (state.remaining !== null) return state.remaining - state.inFlight - state.reserved;
+    return state.ceiling - state.sent.length;
+  }
+
+  /**
    * Resolves when `count` requests of the bucket fit its budget, and sets them aside for requests
    * sent without pacing (`pace: false`): a rate-limit check that must not be held up by the pacer
    * between two requests (RATE-6 tries the main key right after exhausting another).

@@ -18,6 +18,8 @@ export interface RunContext {
    * judges only a declared one.
    */
   readonly keyPrefix: string | null;
+  /** Keys of the main account the run created to spread its read-only work over (`keys/pool.ts`). */
+  readonly keyPool: readonly string[];
   /** How the run deletes the keys it creates, or why it creates none (`keys/deletion.ts`). */
   readonly keyDeletion: KeyDeletion;
   readonly broker: BrokerAddress;

@@ -1,7 +1,7 @@
 import { notRunCause } from '../clauses/applicability.js';
 import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, loadEstimates } from './estimates.js';
+import { ESTIMATE_PROPERTY_RUNS, estimate, loadEstimates } from './estimates.js';
 import type { Selection } from './selection.js';
 
 export interface DryRunInput {
@@ -9,6 +9,8 @@ export interface DryRunInput {
   readonly selection: Selection;
   readonly readOnly: boolean;
   readonly hasOtherAccountKey: boolean;
+  /** Keys the run would spread the main key's work over (`--max-keys`), the configured one included. @default 1 */
+  readonly keys?: number;
 }
 
 /**
@@ -19,7 +21,8 @@ export interface DryRunInput {
  */
 export function dryRunLines(input: DryRunInput): string[] {
   const estimates = loadEstimates();
-  const total = estimate(estimates, input);
+  const keys = input.keys ?? 1;
+  const total = estimate(estimates, input, keys);
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
   const lines = [
     `dry run: ${total.checks} checks would run, ${total.leftOut} left out`,
@@ -30,8 +33,12 @@ export function dryRunLines(input: DryRunInput): string[] {
     }),
     `requests: about ${total.requests.main} on the main key, ${total.requests.other} on the second account's, ` +
       `${total.requests.created} on keys the run creates, ${total.requests.anonymous} without a key`,
+    keys > 1
+      ? `keys: up to ${keys}, the configured one and ${keys - 1} the run creates and deletes (--max-keys), about ${Math.ceil(total.requests.main / keys)} requests each`
+      : 'keys: the configured one alone',
     `time: at ${perKeyPerMinute} a key and ${unauthenticatedPerMinute} without a key per ${windowSeconds} s, ` +
-      `at least ${Math.max(1, Math.ceil(total.windows))} window(s), about ${Math.max(windowSeconds, total.seconds)} s`,
+      `at least ${Math.max(1, Math.ceil(total.windows))} window(s), about ${Math.max(windowSeconds, total.seconds)} s, the floor set by ${total.floorSetBy}` +
+      ` (requests measured at ${ESTIMATE_PROPERTY_RUNS} cases a property)`,
   ];
   const notRun = CLAUSE_IDS.flatMap((id) => {
     const cause = notRunCause(id, { ...input, readOnly: false });

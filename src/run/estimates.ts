@@ -24,6 +24,10 @@ export interface Estimate {
   /** The floor the rate limits set: the busiest budget's requests over its ceiling, in windows. */
   readonly windows: number;
   readonly seconds: number;
+  /** The budget that sets the floor. */
+  readonly floorSetBy: string;
+  /** Keys the main key's work is spread over (the configured one included). */
+  readonly keys: number;
 }
 
 export function loadEstimates(): RequestEstimates {
@@ -34,6 +38,7 @@ export function loadEstimates(): RequestEstimates {
 export function estimate(
   estimates: RequestEstimates,
   input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean },
+  keys = 1,
 ): Estimate {
   const requests = { main: 0, other: 0, created: 0, anonymous: 0 };
   let checks = 0;
@@ -51,6 +56,11 @@ export function estimate(
     requests.anonymous += c.requests.none ?? 0;
   }
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
-  const windows = Math.max(requests.main / perKeyPerMinute, requests.other / perKeyPerMinute, requests.anonymous / unauthenticatedPerMinute);
-  return { checks, leftOut, requests, windows, seconds: Math.ceil(windows) * windowSeconds };
+  const floors: [string, number][] = [
+    [keys > 1 ? `the ${keys} keys of the main account` : 'the main key', requests.main / keys / perKeyPerMinute],
+    ["the second account's key", requests.other / perKeyPerMinute],
+    ['requests without a key', requests.anonymous / unauthenticatedPerMinute],
+  ];
+  const [floorSetBy, windows] = floors.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return { checks, leftOut, requests, windows, seconds: Math.ceil(windows) * windowSeconds, floorSetBy, keys };
 }

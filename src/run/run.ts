@@ -5,7 +5,7 @@ import type { Vitest } from 'vitest/node';
 import { ConformanceReporter } from '../../reporters/conformance.js';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
-import type { Settings } from '../config/settings.js';
+import { DEFAULT_MAX_KEYS, type Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { closeDispatcher, HttpClient } from '../http/client.js';
 import { isLoopback } from '../http/loopback.js';
@@ -23,6 +23,9 @@ import type { RunContext } from './context.js';
 import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
 import { inferKeyPrefix } from '../keys/prefix.js';
+import { createKeyPool, type KeyPool } from '../keys/pool.js';
+import type { Profile } from '../profile/profile.js';
+import { estimate, loadEstimates } from './estimates.js';
 import { consoleOutput, type Output } from './output.js';
 import { preflight } from './preflight.js';
 import { newRunId } from './run-id.js';
@@ -102,6 +105,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         selection: { only: settings.only, skip: settings.skip },
         readOnly: settings.readOnly,
         hasOtherAccountKey: keys.other !== null,
+        keys: poolWorthwhile(settings, profile, keys.other !== null) ? (settings.maxKeys ?? DEFAULT_MAX_KEYS) : 1,
       });
       for (const line of lines) io.out(line);
       return 0;
@@ -114,6 +118,9 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         io.out(`  note: the profile declares no key path; keys the run creates are deleted at ${keyDeletion.path}, which revoked a probe key`);
     }
 
+    const pool = await keyPoolFor({ settings, http, broker, profile, keyPrefix, keyDeletion, runId, baseUrl, hasOtherAccountKey: keys.other !== null });
+    if (pool.note) io.out(`  note: ${pool.note}`);
+
     const context: RunContext = {
       runId,
       baseUrl,
@@ -123,12 +130,13 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       profile,
       keyPrefix,
       keyDeletion,
+      keyPool: pool.keys,
       broker: served.address,
       selection: { only: settings.only, skip: settings.skip },
       strict: settings.strict,
       readOnly: settings.readOnly,
       seed,
-      propertyRuns: settings.propertyRuns ?? propertyBudget(profile.limits),
+      propertyRuns: settings.propertyRuns ?? propertyBudget(profile.limits, pool.keys.length + 1),
       timeoutMs: settings.timeoutMs,
       preflight: checked,
     };
@@ -245,12 +253,44 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * Generated cases per property, from the target's request rate: 100 against the embedded
- * reference (100 a second), 10 against the document's 100 a minute, so that properties cost
- * seconds of budget each, not hours. `--property-runs` raises it.
+ * Generated cases per property, from the requests a second the run's keys allow together: 100
+ * against the embedded reference (100 a second), and at the document's 100 a minute 10 for each
+ * key the run spreads its work over, so 100 with the default ten keys. `--property-runs` sets it.
  */
-export function propertyBudget(limits: { perKeyPerMinute: number; windowSeconds: number }): number {
-  return Math.min(100, Math.max(10, Math.floor(limits.perKeyPerMinute / limits.windowSeconds)));
+export function propertyBudget(limits: { perKeyPerMinute: number; windowSeconds: number }, keys = 1): number {
+  return Math.min(100, Math.max(10 * keys, Math.floor(limits.perKeyPerMinute / limits.windowSeconds)));
+}
+
+/** The main key's share of the run would take longer than this at the declared limits: worth a pool. */
+const POOL_WORTHWHILE_S = 60;
+
+/**
+ * The key pool of the run: as many keys as `--max-keys` says, or by default DEFAULT_MAX_KEYS where
+ * the main key's requests, at the declared limits, would take more than a minute; only where keys
+ * can be deleted and the run may write.
+ */
+async function keyPoolFor(input: {
+  settings: Settings;
+  http: HttpClient;
+  broker: Broker;
+  profile: Profile;
+  keyPrefix: string | null;
+  keyDeletion: KeyDeletion;
+  runId: string;
+  baseUrl: string;
+  hasOtherAccountKey: boolean;
+}): Promise<KeyPool> {
+  if (!poolWorthwhile(input.settings, input.profile, input.hasOtherAccountKey)) return { keys: [], note: null };
+  return createKeyPool({ ...input, size: input.settings.maxKeys ?? DEFAULT_MAX_KEYS });
+}
+
+/** Asked for with `--max-keys`, or, by default, where one key would make the run slow. */
+function poolWorthwhile(settings: Settings, profile: Profile, hasOtherAccountKey: boolean): boolean {
+  if (settings.readOnly || settings.maxKeys === 1) return false;
+  if (settings.maxKeys !== null) return true;
+  const selection = { only: settings.only, skip: settings.skip };
+  const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }).requests.main;
+  return (main / profile.limits.perKeyPerMinute) * profile.limits.windowSeconds > POOL_WORTHWHILE_S;
 }
 
 /** Settings as the report shows them: no secret, only whether one was given. */

@@ -1,0 +1,112 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import rateAccountBucket from '../mutants/rate-account-bucket.js';
+import { startReference, type ReferenceOptions } from '../reference/server.js';
+import { compose, type Send } from '../src/http/layer.js';
+import { keySpreading } from '../src/http/layers/key-spreading.js';
+import { prepare, type HttpResponse, type Outgoing, type RequestSpec } from '../src/http/request.js';
+import { Pacer } from '../src/pacing/pacer.js';
+import { readReport, runCli } from './support/cli.js';
+
+describe('spreading the main key over a pool', () => {
+  const addressing = { baseUrl: 'http://target.test', keys: { main: 'sk_main', other: null }, extraHeaders: [] };
+  const sent: Outgoing[] = [];
+  const transport: Send = async (r) => {
+    sent.push(r);
+    return {
+      status: 200,
+      headers: {},
+      text: '',
+      json: undefined,
+      exchange: { startedAt: '', durationMs: 0, auth: r.auth, bucket: r.bucket, request: { method: r.method, url: r.url, headers: {} } },
+    } as HttpResponse;
+  };
+  const send = compose([keySpreading(['sk_pool1', 'sk_pool2'], async (buckets) => buckets.length - 1)], transport);
+  const go = (spec: Partial<RequestSpec>) => send(prepare({ path: '/api/v1/workspaces', ...spec }, addressing, 'a check'));
+
+  test('a paced GET or POST of the main key may go with a pool key; deletions, unpaced, 429-seeking and other credentials keep theirs', async () => {
+    sent.length = 0;
+    await go({});
+    await go({ method: 'DELETE' });
+    await go({ pace: false });
+    await go({ expect429: true });
+    await go({ auth: 'none' });
+    await go({ auth: { key: 'sk_created', kind: 'created' } });
+    expect(sent.map((r) => r.headers.authorization ?? 'none')).toEqual([
+      'Bearer sk_pool2',
+      'Bearer sk_main',
+      'Bearer sk_main',
+      'Bearer sk_main',
+      'none',
+      'Bearer sk_created',
+    ]);
+    expect(sent[0]!.acquired).toBe(true);
+    expect(sent[0]!.auth).toBe('main');
+  });
+
+  test("the pacer hands a request to a key with budget left, never past any key's remaining", async () => {
+    let now = 0;
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, now: () => now, sleep: async (ms) => void (now += ms) });
+    pacer.observe('a', false, 200, { limit: 100, remaining: 0, reset: 60, retryAfter: null }, false);
+    pacer.observe('b', false, 200, { limit: 100, remaining: 2, reset: 60, retryAfter: null }, false);
+    pacer.observe('c', false, 200, { limit: 100, remaining: 1, reset: 60, retryAfter: null }, false);
+    const picks = [await pacer.acquireAny(['a', 'b', 'c']), await pacer.acquireAny(['a', 'b', 'c']), await pacer.acquireAny(['a', 'b', 'c'])];
+    expect(picks.sort()).toEqual([1, 1, 2]);
+    expect(now).toBe(0);
+  });
+});
+
+/** A run of the GEN family asked to spread over three keys (`--max-keys 3`). */
+async function runWithPool(options: ReferenceOptions) {
+  const received = new Map<string, number>();
+  let refusals = 0;
+  let live = () => 0;
+  const target = await startReference({
+    windowSeconds: 1,
+    ...options,
+    modify: (reference) => {
+      options.modify?.(reference);
+      live = () => [...reference.state.store.accounts[0]!.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).length;
+      reference.app.addHook('onResponse', async (req, reply) => {
+        const who = req.headers.authorization ?? 'none';
+        received.set(who, (received.get(who) ?? 0) + 1);
+        if (reply.statusCode === 429) refusals++;
+      });
+    },
+  });
+  try {
+    const dir = mkdtempSync(join(process.env.TMPDIR ?? '/tmp', 'conformance-pool-'));
+    const profile = join(dir, 'profile.json');
+    writeFileSync(profile, JSON.stringify(target.profile));
+    const result = await runCli(['--profile', profile, '--only', 'GEN', '--max-keys', '3'], {
+      CONFORMANCE_BASE_URL: target.url,
+      CONFORMANCE_API_KEY: target.keys.main,
+    });
+    expect(result.stderr, result.stdout).toBe('');
+    return { result, report: readReport(result), received, refusals, keysLeft: live(), mainKey: target.keys.main };
+  } finally {
+    await target.close();
+  }
+}
+
+describe('a run with a key pool (--max-keys)', () => {
+  test("spreads the main key's reading over the keys it creates, and deletes them at the end", async () => {
+    const { result, report, received, refusals, keysLeft, mainKey } = await runWithPool({});
+    expect(result.stdout).toContain('note: work spread over 3 keys');
+    expect(report.verdict).toBe('conformant');
+    const keyed = [...received].filter(([who]) => who !== 'none' && who !== `Bearer ${mainKey}`);
+    expect(keyed.filter(([, n]) => n >= 3).length).toBeGreaterThanOrEqual(2);
+    expect(refusals).toBe(0);
+    expect(keysLeft).toBe(0);
+  }, 240_000);
+
+  test('falls back to one key, without a 429, where the keys share one budget', async () => {
+    const { result, report, refusals, keysLeft } = await runWithPool({ modify: rateAccountBucket.modify! });
+    expect(result.stdout).toContain('note: one key: keys of the account share one rate-limit budget');
+    expect(report.verdict).toBe('conformant');
+    expect(report.environment.unplanned429).toBe(0);
+    expect(refusals).toBe(0);
+    expect(keysLeft).toBe(0);
+  }, 240_000);
+});
