@@ -4,6 +4,24 @@ import type { IncomingMessage } from 'node:http';
 import type { ReferenceApp } from '../reference/server.js';
 
 /** Rewrites JSON responses the reference sends; `edit` returns the new body (or the old one). */
+/**
+ * Rewrites each page of the key list (the profile's list path) through `edit`, which gets the
+ * envelope and the key's last-use member. Nothing happens when the profile declares neither.
+ */
+export function rewriteKeyList(
+  reference: ReferenceApp,
+  edit: (page: { items: any[]; has_more: boolean; total_count: number }, lastUsedAt: string) => void,
+): void {
+  const { profile } = reference.state;
+  const list = profile.paths.apiKeyList;
+  const field = profile.apiKeyFields.lastUsedAt;
+  if (!list || !field) return;
+  rewriteJson(reference, (body, req: FastifyRequest) => {
+    if (req.method === 'GET' && pathOf(req) === list && isEnvelope(body)) edit(body, field);
+    return body;
+  });
+}
+
 export function rewriteJson(reference: ReferenceApp, edit: (body: any, req: FastifyRequest, reply: FastifyReply) => unknown): void {
   reference.app.addHook('onSend', async (req, reply, payload) => {
     if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) return payload;

@@ -19,7 +19,7 @@ export type { ClauseId } from './clauses/catalogue.js';
 export type { Credential, HttpResponse } from './http/client.js';
 export { describeRequest, type Exchange } from './http/exchange.js';
 export { isLoopback } from './http/loopback.js';
-export { KEY_CREATION_PATH, PROBE_PATH } from './keys/deletion.js';
+export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';
 export { sleep } from './sleep.js';
 
 // The target's collections and the document's shapes.

@@ -1,5 +1,4 @@
-import type { FastifyRequest } from 'fastify';
-import { isEnvelope, pathOf, rewriteJson } from '../mutants/support.js';
+import { rewriteKeyList } from '../mutants/support.js';
 import { defineVariant } from './variant.js';
 
 /**
@@ -11,15 +10,8 @@ export default defineVariant({
   description: 'leaves the last-use member out of the key list for a key never used (shown once the key has been used)',
   openPoint: 'key-last-use-none',
   atRisk: ['KEY-3', 'KEY-7'],
-  modify: (reference) => {
-    const { profile } = reference.state;
-    const list = profile.paths.apiKeyList;
-    const field = profile.apiKeyFields.lastUsedAt;
-    if (!list || !field) return;
-    rewriteJson(reference, (body, req: FastifyRequest) => {
-      if (req.method !== 'GET' || pathOf(req) !== list || !isEnvelope(body)) return body;
-      for (const item of body.items) if (item[field] === null) delete item[field];
-      return body;
-    });
-  },
+  modify: (reference) =>
+    rewriteKeyList(reference, (page, lastUsedAt) => {
+      for (const item of page.items) if (item[lastUsedAt] === null) delete item[lastUsedAt];
+    }),
 });

@@ -1,7 +1,7 @@
 import { UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
 import type { HttpResponse } from '../http/client.js';
 import { identifySecret, KEY_PROPAGATION_MS, type FirstUse } from '../keys/identify.js';
-import { KEY_CREATION_PATH, PROBE_PATH } from '../keys/deletion.js';
+import { KEY_CREATION_PATH, PROBE_PATH } from '../keys/paths.js';
 import { secretCandidates } from '../keys/secret.js';
 import { fillPath } from '../profile/profile.js';
 import type { CheckContext } from './context.js';

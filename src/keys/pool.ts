@@ -1,11 +1,9 @@
-import type { Broker } from '../broker/broker.js';
-import { UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
-import { TransportFailure, type HttpClient, type HttpResponse } from '../http/client.js';
+import { TransportFailure, type HttpResponse } from '../http/client.js';
 import { rateHeaders } from '../pacing/pacer.js';
-import { fillPath, type Profile } from '../profile/profile.js';
-import { KEY_CREATION_PATH, PROBE_PATH, type KeyDeletion } from './deletion.js';
-import { identifySecret } from './identify.js';
-import { secretCandidates } from './secret.js';
+import { fillPath } from '../profile/profile.js';
+import type { KeyDeletion } from './deletion.js';
+import { PROBE_PATH } from './paths.js';
+import { createRunKey, ledgerEntry, type RunKeyPort } from './run-key.js';
 
 /** Keys of the main account the run spreads its work over, and what the run says of them. */
 export interface KeyPool {
@@ -15,14 +13,8 @@ export interface KeyPool {
   readonly note: string | null;
 }
 
-export interface PoolRequest {
-  readonly http: HttpClient;
-  readonly broker: Broker;
-  readonly profile: Profile;
-  readonly keyPrefix: string | null;
+export interface PoolRequest extends RunKeyPort {
   readonly keyDeletion: KeyDeletion;
-  readonly runId: string;
-  readonly baseUrl: string;
   /** Keys wanted in all, the configured one included (`--max-keys`). */
   readonly size: number;
 }
@@ -38,7 +30,7 @@ const NONE: KeyPool = { keys: [], note: null };
 export async function createKeyPool(request: PoolRequest): Promise<KeyPool> {
   const { keyDeletion, size } = request;
   if (size <= 1 || !keyDeletion.path || !keyDeletion.idMember || keyDeletion.noKeys) return NONE;
-  const made: { id: string; secret: string }[] = [];
+  const made: { id: string; name: string; secret: string }[] = [];
   let stoppedBy: string | null = null;
   try {
     for (let n = 1; n < size && stoppedBy === null; n++) {
@@ -48,7 +40,7 @@ export async function createKeyPool(request: PoolRequest): Promise<KeyPool> {
     }
     if (made.length === 0) return { keys: [], note: `one key: ${stoppedBy ?? 'no key was created'}` };
     if (await sharedBudget(request, made[0]!.secret)) {
-      for (const key of made) await deletePoolKey(request, key.id);
+      for (const key of made) await deletePoolKey(request, key);
       return {
         keys: [],
         note: "one key: keys of the account share one rate-limit budget (a request of the main key spent a pool key's), so the run keeps to the key it was given",
@@ -66,47 +58,23 @@ export async function createKeyPool(request: PoolRequest): Promise<KeyPool> {
   };
 }
 
-type PoolKey = { id: string; secret: string } | { refused: string };
+type PoolKey = { id: string; name: string; secret: string } | { refused: string };
 
 async function createPoolKey(request: PoolRequest, name: string): Promise<PoolKey> {
-  const { http, broker, profile, keyDeletion } = request;
-  const entry = (event: LedgerEntry['event'], id: string, note?: string): LedgerEntry => ({
-    event,
-    kind: 'api_key',
-    id,
-    name,
-    runId: request.runId,
-    baseUrl: request.baseUrl,
-    at: new Date().toISOString(),
-    ...(note ? { note } : {}),
-  });
-  broker.addLedgerEntry(entry('creating', UNKNOWN_ID));
-  const created = await http.post(KEY_CREATION_PATH, { name });
-  if (created.status < 200 || created.status >= 300) {
-    broker.addLedgerEntry(entry('not_created', UNKNOWN_ID, `answered ${created.status}`));
-    return { refused: `creating a key answered ${created.status}` };
-  }
-  const body = created.json as Record<string, unknown> | undefined;
-  const rawId = body?.[keyDeletion.idMember!];
-  const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null;
-  const candidates = secretCandidates(body, { member: profile.apiKeyFields.secret, sentName: name, prefix: request.keyPrefix });
-  for (const candidate of candidates) broker.addCandidateSecret(candidate);
-  broker.addLedgerEntry(entry('created', id ?? UNKNOWN_ID));
-  const declared = profile.apiKeyFields.secret !== null;
-  const use = await identifySecret(candidates, (key) => http.get(PROBE_PATH, { auth: { key, kind: declared ? 'created' : 'candidate' } }), { declared });
-  if (use.secret) broker.addRevealedSecret(use.secret);
-  if (id === null) return { refused: 'a created key has no id to delete it by' };
-  if (!use.secret || !use.accepted) {
-    await deletePoolKey(request, id);
+  const made = await createRunKey(request, name, request.keyDeletion.idMember!);
+  if ('refused' in made) return { refused: `creating a key answered ${made.refused}` };
+  if (made.id === null) return { refused: 'a created key has no id to delete it by' };
+  if (!made.secret || !made.use.accepted) {
+    await deletePoolKey(request, { id: made.id, name });
     return { refused: 'a created key did not authenticate' };
   }
-  return { id, secret: use.secret };
+  return { id: made.id, name, secret: made.secret };
 }
 
-async function deletePoolKey(request: PoolRequest, id: string): Promise<void> {
+async function deletePoolKey(request: PoolRequest, { id, name }: { id: string; name: string }): Promise<void> {
   const deleted = await request.http.delete(fillPath(request.keyDeletion.path!, id));
   if ((deleted.status >= 200 && deleted.status < 300) || deleted.status === 404) {
-    request.broker.addLedgerEntry({ event: 'deleted', kind: 'api_key', id, runId: request.runId, baseUrl: request.baseUrl, at: new Date().toISOString() });
+    request.broker.addLedgerEntry(ledgerEntry(request, 'deleted', id, name));
   }
 }
 
