@@ -27,6 +27,23 @@ export interface LedgerEntry {
 /** The id recorded for a key whose creation response named no id (found again by its name). */
 export const UNKNOWN_ID = '(unknown id)';
 
+/** A ledger line of the run `where`, stamped now: an API key unless `kind` says otherwise. */
+export function ledgerEntry(
+  where: { readonly runId: string; readonly baseUrl: string },
+  line: { event: LedgerEntry['event']; id: string; kind?: LedgerEntry['kind']; name?: string | null; note?: string },
+): LedgerEntry {
+  return {
+    event: line.event,
+    kind: line.kind ?? 'api_key',
+    id: line.id,
+    ...(line.name ? { name: line.name } : {}),
+    runId: where.runId,
+    baseUrl: where.baseUrl,
+    at: new Date().toISOString(),
+    ...(line.note ? { note: line.note } : {}),
+  };
+}
+
 /**
  * An append-only JSON-lines file, so that keys a run created can be deleted even after the run
  * was killed (`conformance cleanup`). Kept in memory as well for the report.

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { LedgerEntry } from '../broker/ledger.js';
+import { ledgerEntry, type LedgerEntry } from '../broker/ledger.js';
 import { HttpClient, ReadOnlyRefusal, TransportFailure, type HttpResponse } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Redactor } from '../http/redactor.js';
@@ -95,15 +95,7 @@ export class CheckContext {
 
   /** Records a resource the check created on the target, so that the report and `cleanup` know of it. */
   async created(kind: LedgerEntry['kind'], id: string, name?: string): Promise<void> {
-    await this.#state.broker.addLedgerEntry({
-      event: 'created',
-      kind,
-      id,
-      ...(name ? { name } : {}),
-      runId: this.run.runId,
-      baseUrl: this.run.baseUrl,
-      at: new Date().toISOString(),
-    });
+    await this.#state.broker.addLedgerEntry(ledgerEntry(this.run, { event: 'created', kind, id, name }));
   }
 
   /** The target does not conform; `evidence` proves it (default: the last exchange). */

@@ -1,8 +1,8 @@
-import { UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
+import { ledgerEntry } from '../broker/ledger.js';
 import type { HttpResponse } from '../http/client.js';
-import { identifySecret, KEY_PROPAGATION_MS, type FirstUse } from '../keys/identify.js';
-import { KEY_CREATION_PATH, PROBE_PATH } from '../keys/paths.js';
-import { secretCandidates } from '../keys/secret.js';
+import { KEY_PROPAGATION_MS, type FirstUse } from '../keys/identify.js';
+import { KEY_CREATION_PATH } from '../keys/paths.js';
+import { adoptKey, postKey, type RunKeyPort } from '../keys/run-key.js';
 import { fillPath } from '../profile/profile.js';
 import type { CheckContext } from './context.js';
 import type { WorkerState } from './worker.js';
@@ -85,15 +85,10 @@ export class CheckKeys {
    * between: until then the new secret is neither redacted nor deleted at the end.
    */
   async post(purpose: string): Promise<{ name: string; res: HttpResponse }> {
-    const { t } = this;
-    const { noKeys } = t.run.keyDeletion;
-    if (noKeys) t.notApplicable(noKeys);
+    const { noKeys } = this.t.run.keyDeletion;
+    if (noKeys) this.t.notApplicable(noKeys);
     const name = this.name(purpose);
-    // Announced first: a run killed before the answer is recorded still lets `cleanup` find the key.
-    await this.#ledger('creating', UNKNOWN_ID, name);
-    const res = await t.http.post(KEY_CREATION_PATH, { name });
-    if (res.status < 200 || res.status >= 300) await this.#ledger('not_created', UNKNOWN_ID, name, `answered ${res.status}`);
-    return { name, res };
+    return { name, res: await postKey(this.#port(), name) };
   }
 
   /**
@@ -125,33 +120,19 @@ export class CheckKeys {
 
   /**
    * Takes charge of whatever a creation request created, also one that should have been refused
-   * (no name, no key): candidates for the key are redacted at once, the one that authenticates
-   * becomes a secret looked for in every later response, and the key goes in the ledger to be
-   * deleted at the end. Returns null when the response created nothing.
+   * (no name, no key): see `adoptKey`. Returns null when the response created nothing.
    */
   async adopt(res: HttpResponse, name: string | null): Promise<CreatedKey | null> {
     const { t, state } = this;
-    if (res.status < 200 || res.status >= 300) return null;
-    const body = res.json as Record<string, unknown> | null | undefined;
-    const member = t.profile.apiKeyFields.secret;
-    const candidates = secretCandidates(body, { member, sentName: name, prefix: t.run.keyPrefix });
-    for (const candidate of candidates) await state.broker.addCandidateSecret(candidate);
-    const idMember = t.run.keyDeletion.idMember ?? t.profile.apiKeyFields.id;
-    const rawId = idMember ? body?.[idMember] : undefined;
-    const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null;
-    const nameField = t.profile.apiKeyFields.name;
-    const recorded = name ?? (nameField && typeof body?.[nameField] === 'string' ? (body[nameField] as string) : null);
-    // In the ledger before it is used: a target that stops answering now still gets it deleted.
-    await this.#ledger('created', id ?? UNKNOWN_ID, recorded);
-    const kind = member ? 'created' : 'candidate';
     // Once a new key has failed to authenticate in 10 s, later keys of the run are tried once.
-    const firstUse = await identifySecret(candidates, (key) => t.http.get(PROBE_PATH, { auth: { key, kind } }), {
-      declared: member !== null,
+    const adopted = await adoptKey(this.#port(), res, {
+      name,
+      idMember: t.run.keyDeletion.idMember ?? t.profile.apiKeyFields.id,
       withinMs: state.freshKeysFail ? 0 : KEY_PROPAGATION_MS,
     });
-    state.freshKeysFail = firstUse.accepted === null;
-    if (firstUse.secret) await t.secrets.reveal(firstUse.secret);
-    return { name: recorded ?? '', id, secret: firstUse.secret, response: res, firstUse };
+    if (!adopted) return null;
+    state.freshKeysFail = adopted.use.accepted === null;
+    return { name: adopted.name, id: adopted.id, secret: adopted.secret, response: res, firstUse: adopted.use };
   }
 
   /** Deletes a created key at the run's key path; records the deletion (2xx, or 404: already gone). */
@@ -208,20 +189,12 @@ export class CheckKeys {
     // A deliberate second deletion (KEY-6) is not recorded again.
     if (this.state.recordedDeletions.has(key.id!)) return;
     this.state.recordedDeletions.add(key.id!);
-    await this.#ledger('deleted', key.id!, key.name || null, note);
+    await this.state.broker.addLedgerEntry(ledgerEntry(this.t.run, { event: 'deleted', id: key.id!, name: key.name, note }));
   }
 
-  #ledger(event: LedgerEntry['event'], id: string, name: string | null, note?: string): Promise<void> {
+  /** The check's client, the worker's records, the run's names: what `postKey` and `adoptKey` need. */
+  #port(): RunKeyPort {
     const { run } = this.t;
-    return this.state.broker.addLedgerEntry({
-      event,
-      kind: 'api_key',
-      id,
-      ...(name !== null ? { name } : {}),
-      runId: run.runId,
-      baseUrl: run.baseUrl,
-      at: new Date().toISOString(),
-      ...(note ? { note } : {}),
-    });
+    return { http: this.t.http, broker: this.state.broker, profile: run.profile, keyPrefix: run.keyPrefix, runId: run.runId, baseUrl: run.baseUrl };
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
+import { ledgerEntry, UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
 import { DOCUMENT_LIMITS } from '../profile/profile.js';
 import { errorOf, isObject, itemsOf, probe, totalOf, type ProbeTarget } from './probe-http.js';
 
@@ -109,17 +109,8 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
     : probed(null, `GET ${listPath} answered ${listed.status} without a pagination envelope`);
   // Named as the run names its keys, and in the ledger before it exists: `cleanup` finds it.
   const name = `conformance-${target.runId}-init`;
-  const ledger = (event: LedgerEntry['event'], id: string, note?: string) =>
-    target.ledger.add({
-      event,
-      kind: 'api_key',
-      id,
-      name,
-      runId: target.runId,
-      baseUrl: target.http.baseUrl,
-      at: new Date().toISOString(),
-      ...(note ? { note } : {}),
-    });
+  const run = { runId: target.runId, baseUrl: target.http.baseUrl };
+  const ledger = (event: LedgerEntry['event'], id: string, note?: string) => target.ledger.add(ledgerEntry(run, { event, id, name, note }));
   ledger('creating', UNKNOWN_ID);
   const created = await probe(target, 'POST', '/api/v1/api_keys', { body: { name } });
   const unknown = (why: string): Facts => ({

@@ -1,7 +1,8 @@
 import { TransportFailure } from '../http/client.js';
 import { fillPath, type Profile } from '../profile/profile.js';
 import { CONVENTIONAL_KEY_PATH, PROBE_PATH } from './paths.js';
-import { createRunKey, ledgerEntry, type RunKeyPort } from './run-key.js';
+import { ledgerEntry } from '../broker/ledger.js';
+import { createRunKey, type RunKeyPort } from './run-key.js';
 
 export { CONVENTIONAL_KEY_PATH, KEY_CREATION_PATH, PROBE_PATH } from './paths.js';
 
@@ -68,7 +69,7 @@ async function tryConventionalDeletion(probe: DeletionProbe): Promise<KeyDeletio
   const template = profile.paths.apiKey ?? CONVENTIONAL_KEY_PATH;
   const deleted = await http.delete(fillPath(template, id));
   if (deleted.status < 200 || deleted.status >= 300) return refuse(`[DELETE] ${template} answered ${deleted.status}`);
-  broker.addLedgerEntry(ledgerEntry(probe, 'deleted', id, `conformance-${probe.runId}-deletion-probe`));
+  broker.addLedgerEntry(ledgerEntry(probe, { event: 'deleted', id, name: made.name }));
   if (use.secret) {
     const after = await http.get(PROBE_PATH, { auth: { key: use.secret, kind: 'invalid' } });
     if (after.status !== 401) return refuse(`the key still answered ${after.status} after [DELETE] ${template} answered ${deleted.status}`);

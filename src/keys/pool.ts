@@ -3,7 +3,8 @@ import { rateHeaders } from '../pacing/pacer.js';
 import { fillPath } from '../profile/profile.js';
 import type { KeyDeletion } from './deletion.js';
 import { PROBE_PATH } from './paths.js';
-import { createRunKey, ledgerEntry, type RunKeyPort } from './run-key.js';
+import { ledgerEntry } from '../broker/ledger.js';
+import { createRunKey, type RunKeyPort } from './run-key.js';
 
 /** Keys of the main account the run spreads its work over, and what the run says of them. */
 export interface KeyPool {
@@ -74,7 +75,7 @@ async function createPoolKey(request: PoolRequest, name: string): Promise<PoolKe
 async function deletePoolKey(request: PoolRequest, { id, name }: { id: string; name: string }): Promise<void> {
   const deleted = await request.http.delete(fillPath(request.keyDeletion.path!, id));
   if ((deleted.status >= 200 && deleted.status < 300) || deleted.status === 404) {
-    request.broker.addLedgerEntry(ledgerEntry(request, 'deleted', id, name));
+    request.broker.addLedgerEntry(ledgerEntry(request, { event: 'deleted', id, name }));
   }
 }
 

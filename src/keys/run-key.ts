@@ -1,60 +1,88 @@
-import type { Broker } from '../broker/broker.js';
-import { UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
-import type { HttpClient } from '../http/client.js';
+import { ledgerEntry, UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
+import type { HttpClient, HttpResponse } from '../http/client.js';
 import type { Profile } from '../profile/profile.js';
 import { KEY_CREATION_PATH, PROBE_PATH } from './paths.js';
 import { identifySecret, type FirstUse } from './identify.js';
 import { secretCandidates } from './secret.js';
 
-/** What the main process needs to create a key of its own (the deletion probe, the pool). */
+/**
+ * Where a created key is recorded: the run's broker in the main process (answers at once), or its
+ * link from a worker (answers later). Both are awaited.
+ */
+export interface KeyRecords {
+  addLedgerEntry(entry: LedgerEntry): void | Promise<void>;
+  addCandidateSecret(value: string): void | Promise<void>;
+  addRevealedSecret(value: string): void | Promise<void>;
+}
+
+/** What creating a key of the run needs: the main process's (deletion probe, pool) or a check's. */
 export interface RunKeyPort {
   readonly http: HttpClient;
-  readonly broker: Broker;
+  readonly broker: KeyRecords;
   readonly profile: Profile;
   readonly keyPrefix: string | null;
   readonly runId: string;
   readonly baseUrl: string;
 }
 
-/** A key the main process created: its id (by `idMember`) and secret where found, and its first uses. */
-export type RunKey = { readonly refused: number } | { readonly id: string | null; readonly secret: string | null; readonly use: FirstUse };
-
-/**
- * Creates a key named `name` outside any check: announced in the ledger before the request, its
- * candidates redacted at once, recorded as created before it is used, its secret found by using
- * it and looked for in every later response (KEY-4). A refusal is recorded and answered.
- */
-export async function createRunKey(port: RunKeyPort, name: string, idMember: string): Promise<RunKey> {
-  const { http, broker, profile } = port;
-  const entry = (event: LedgerEntry['event'], id: string, note?: string) => ledgerEntry(port, event, id, name, note);
-  broker.addLedgerEntry(entry('creating', UNKNOWN_ID));
-  const created = await http.post(KEY_CREATION_PATH, { name });
-  if (created.status < 200 || created.status >= 300) {
-    broker.addLedgerEntry(entry('not_created', UNKNOWN_ID, `answered ${created.status}`));
-    return { refused: created.status };
-  }
-  const body = created.json as Record<string, unknown> | undefined;
-  const rawId = body?.[idMember];
-  const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null;
-  const declared = profile.apiKeyFields.secret !== null;
-  const candidates = secretCandidates(body, { member: profile.apiKeyFields.secret, sentName: name, prefix: port.keyPrefix });
-  for (const candidate of candidates) broker.addCandidateSecret(candidate);
-  broker.addLedgerEntry(entry('created', id ?? UNKNOWN_ID));
-  const use = await identifySecret(candidates, (key) => http.get(PROBE_PATH, { auth: { key, kind: declared ? 'created' : 'candidate' } }), { declared });
-  if (use.secret) broker.addRevealedSecret(use.secret);
-  return { id, secret: use.secret, use };
+/** A key the run created: its name, its id where found, its secret where one authenticated, its first uses. */
+export interface AdoptedKey {
+  readonly name: string;
+  readonly id: string | null;
+  readonly secret: string | null;
+  readonly use: FirstUse;
 }
 
-/** A ledger line of a key the main process created or deleted. */
-export function ledgerEntry(port: Pick<RunKeyPort, 'runId' | 'baseUrl'>, event: LedgerEntry['event'], id: string, name?: string, note?: string): LedgerEntry {
-  return {
-    event,
-    kind: 'api_key',
-    id,
-    ...(name ? { name } : {}),
-    runId: port.runId,
-    baseUrl: port.baseUrl,
-    at: new Date().toISOString(),
-    ...(note ? { note } : {}),
-  };
+/**
+ * Asks for a key named `name` (POST /api/v1/api_keys, where the document puts creation),
+ * announced in the ledger first: a run killed before the answer is recorded still lets `cleanup`
+ * find it. A refusal is recorded. Nothing else: the caller adopts the response.
+ */
+export async function postKey(port: RunKeyPort, name: string): Promise<HttpResponse> {
+  await port.broker.addLedgerEntry(ledgerEntry(port, { event: 'creating', id: UNKNOWN_ID, name }));
+  const res = await port.http.post(KEY_CREATION_PATH, { name });
+  if (res.status < 200 || res.status >= 300)
+    await port.broker.addLedgerEntry(ledgerEntry(port, { event: 'not_created', id: UNKNOWN_ID, name, note: `answered ${res.status}` }));
+  return res;
+}
+
+/**
+ * Takes charge of whatever a creation request created, also one that should have been refused
+ * (no name, no key): candidates for the key are redacted at once, the key goes in the ledger
+ * before it is used (a target that stops answering now still gets it deleted), and the candidate
+ * that authenticates becomes a secret looked for in every later response (KEY-4). Returns null
+ * when the response created nothing.
+ */
+export async function adoptKey(
+  port: RunKeyPort,
+  res: HttpResponse,
+  options: { readonly name: string | null; readonly idMember: string | null; readonly withinMs?: number },
+): Promise<AdoptedKey | null> {
+  if (res.status < 200 || res.status >= 300) return null;
+  const { http, broker, profile } = port;
+  const body = res.json as Record<string, unknown> | null | undefined;
+  const member = profile.apiKeyFields.secret;
+  const candidates = secretCandidates(body, { member, sentName: options.name, prefix: port.keyPrefix });
+  for (const candidate of candidates) await broker.addCandidateSecret(candidate);
+  const rawId = options.idMember ? body?.[options.idMember] : undefined;
+  const id = typeof rawId === 'string' || typeof rawId === 'number' ? String(rawId) : null;
+  const nameField = profile.apiKeyFields.name;
+  const name = options.name ?? (nameField && typeof body?.[nameField] === 'string' ? (body[nameField] as string) : null);
+  await broker.addLedgerEntry(ledgerEntry(port, { event: 'created', id: id ?? UNKNOWN_ID, name }));
+  const kind = member ? 'created' : 'candidate';
+  const use = await identifySecret(candidates, (key) => http.get(PROBE_PATH, { auth: { key, kind } }), {
+    declared: member !== null,
+    ...(options.withinMs !== undefined ? { withinMs: options.withinMs } : {}),
+  });
+  if (use.secret) await broker.addRevealedSecret(use.secret);
+  return { name: name ?? '', id, secret: use.secret, use };
+}
+
+/** A key the main process created (the deletion probe, the pool), or the status that refused it. */
+export type RunKey = { readonly refused: number } | AdoptedKey;
+
+/** Creates and adopts a key named `name` outside any check. */
+export async function createRunKey(port: RunKeyPort, name: string, idMember: string): Promise<RunKey> {
+  const res = await postKey(port, name);
+  return (await adoptKey(port, res, { name, idMember })) ?? { refused: res.status };
 }

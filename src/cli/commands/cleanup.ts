@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { Ledger, outstandingOf, readLedgerFile, type LedgerEntry } from '../../broker/ledger.js';
+import { Ledger, ledgerEntry, outstandingOf, readLedgerFile, type LedgerEntry } from '../../broker/ledger.js';
 import { readSettings } from '../../config/settings.js';
 import { ConformanceError } from '../../errors.js';
 import { closeDispatcher, HttpClient } from '../../http/client.js';
@@ -68,16 +68,7 @@ export const cleanupCommand: Command = async (args, io) => {
       http,
       ledger,
       profile,
-      stale.map((k): LedgerEntry => ({
-        event: 'created',
-        kind: 'api_key',
-        id: k.id,
-        name: k.name,
-        runId: runIdOf(k.name),
-        baseUrl,
-        at: new Date().toISOString(),
-        note: 'found by name',
-      })),
+      stale.map((k) => ledgerEntry({ runId: runIdOf(k.name), baseUrl }, { event: 'created', id: k.id, name: k.name, note: 'found by name' })),
     );
     const result = { deleted: [...fromLedger.deleted, ...byName.deleted], leftBehind: [...fromLedger.leftBehind, ...byName.leftBehind] };
     if (mine.length === 0 && stale.length === 0) io.out(`cleanup: nothing to delete on ${baseUrl}`);
