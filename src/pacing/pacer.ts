@@ -71,7 +71,11 @@ export class Pacer {
   /** Resolves when one more request of the bucket fits its budget; counts it as in flight. */
   async acquire(bucket: string, anonymous: boolean): Promise<void> {
     const state = this.#state(bucket, anonymous);
-    await this.#waitFor(bucket, () => this.delay(bucket, anonymous), 'the rate-limit window');
+    await this.#waitFor(
+      () => bucket,
+      () => this.delay(bucket, anonymous),
+      'the rate-limit window',
+    );
     state.inFlight++;
     state.sent.push(this.#now());
   }
@@ -82,30 +86,29 @@ export class Pacer {
    * for none of them while another has budget. Ties go to the bucket with the most room left.
    */
   async acquireAny(buckets: readonly string[]): Promise<number> {
-    let announced = false;
-    for (;;) {
-      let best = 0;
-      let bestDelay = Number.POSITIVE_INFINITY;
-      let bestRoom = Number.NEGATIVE_INFINITY;
-      buckets.forEach((bucket, index) => {
-        const delay = Math.max(0, this.delay(bucket, false));
-        const room = this.#room(bucket);
-        if (delay < bestDelay || (delay === bestDelay && room > bestRoom)) [best, bestDelay, bestRoom] = [index, delay, room];
-      });
-      if (bestDelay <= 0) {
-        const state = this.#state(buckets[best]!, false);
-        state.inFlight++;
-        state.sent.push(this.#now());
-        return best;
-      }
-      if (!announced && bestDelay >= LONG_WAIT_MS) {
-        this.#options.onWait?.(buckets[best]!, bestDelay, `the rate-limit window of all ${buckets.length} keys`);
-        announced = true;
-      }
-      const slice = Math.min(bestDelay, POLL_MS);
-      this.waitedMs += slice;
-      await this.#sleep(slice);
-    }
+    let best = 0;
+    const soonest = () => {
+      best = this.#soonest(buckets);
+      return this.delay(buckets[best]!, false);
+    };
+    await this.#waitFor(() => buckets[best]!, soonest, `the rate-limit window of all ${buckets.length} keys`);
+    const state = this.#state(buckets[best]!, false);
+    state.inFlight++;
+    state.sent.push(this.#now());
+    return best;
+  }
+
+  /** The index of the bucket that allows a request soonest; of those that do now, the one with most room. */
+  #soonest(buckets: readonly string[]): number {
+    let best = 0;
+    let bestDelay = Number.POSITIVE_INFINITY;
+    let bestRoom = Number.NEGATIVE_INFINITY;
+    buckets.forEach((bucket, index) => {
+      const delay = Math.max(0, this.delay(bucket, false));
+      const room = this.#room(bucket);
+      if (delay < bestDelay || (delay === bestDelay && room > bestRoom)) [best, bestDelay, bestRoom] = [index, delay, room];
+    });
+    return best;
   }
 
   /** Requests the bucket may still send in its window, as far as the pacer knows. */
@@ -122,7 +125,11 @@ export class Pacer {
    */
   async reserve(bucket: string, anonymous: boolean, count: number): Promise<void> {
     const state = this.#state(bucket, anonymous);
-    await this.#waitFor(bucket, () => this.delay(bucket, anonymous, count), 'budget to set aside for a rate-limit check');
+    await this.#waitFor(
+      () => bucket,
+      () => this.delay(bucket, anonymous, count),
+      'budget to set aside for a rate-limit check',
+    );
     state.reserved += count;
     const now = this.#now();
     for (let i = 0; i < count; i++) state.sent.push(now);
@@ -134,7 +141,11 @@ export class Pacer {
    * margin) after the last response, which is fresh for fixed and sliding windows alike.
    */
   async untilFresh(bucket: string, anonymous: boolean): Promise<void> {
-    await this.#waitFor(bucket, () => this.freshIn(bucket, anonymous), 'a fresh rate-limit window');
+    await this.#waitFor(
+      () => bucket,
+      () => this.freshIn(bucket, anonymous),
+      'a fresh rate-limit window',
+    );
   }
 
   /** Milliseconds until the bucket's window holds none of the run's requests. */
@@ -147,13 +158,14 @@ export class Pacer {
     return Math.max(0, state.lastSeenAt + this.#options.windowMs + (this.#options.marginMs ?? 1000) - now);
   }
 
-  async #waitFor(bucket: string, delay: () => number, what: string): Promise<void> {
+  /** Sleeps in slices until `delay` says 0, naming `who` is awaited when the wait is long. */
+  async #waitFor(who: () => string, delay: () => number, what: string): Promise<void> {
     let announced = false;
     for (;;) {
       const wait = delay();
       if (wait <= 0) return;
       if (!announced && wait >= LONG_WAIT_MS) {
-        this.#options.onWait?.(bucket, wait, what);
+        this.#options.onWait?.(who(), wait, what);
         announced = true;
       }
       const slice = Math.min(wait, POLL_MS);
