@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReference } from '../reference/server.js';
 import { readReport, runCli } from '../test/support/cli.js';
+import { liveRunKeys } from '../test/support/live-keys.js';
 
 // `node --import tsx bench/real-scale.ts`: the whole suite against the reference with the
 // document's real 60-second window. Takes as many minutes as the
@@ -24,7 +25,7 @@ let liveSuiteKeys = () => 0;
 const target = await startReference({
   windowSeconds: WINDOW_SECONDS,
   modify: ({ app, state }) => {
-    liveSuiteKeys = () => [...state.store.accounts[0]!.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).length;
+    liveSuiteKeys = () => liveRunKeys(state.store.accounts.slice(0, 1)).length;
     // onResponse, not onRequest: the 401s and 429s of authentication never reach later onRequest hooks.
     app.addHook('onResponse', async (req, reply) => {
       const who = req.headers.authorization ?? 'none';

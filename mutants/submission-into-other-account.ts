@@ -1,18 +1,17 @@
 import { defineMutant } from './mutant.js';
-import { beforeHandler, pathOf } from './support.js';
+import { beforeHandler, foreignOwner, namedWorkspaces, pathOf } from './support.js';
 
 /** Submission creation looks the workspace up in every account, not only the caller's. */
 export default defineMutant({
   description: "accepts a submission into another account's workspace (201), filing it there",
   breaks: { 'AUTH-6': 'fail' },
   modify: (reference) => {
-    const { profile, store } = reference.state;
-    const param = profile.submissions.workspaceQueryParam ?? 'workspace_id';
+    const { store } = reference.state;
     beforeHandler(reference, async (req, reply) => {
       if (req.method !== 'POST' || pathOf(req) !== '/api/v1/submissions') return;
       const body = (req.body ?? {}) as Record<string, unknown>;
-      const named = [(req.query as Record<string, unknown>)[param], body.workspace_id].find((id) => typeof id === 'string' && id !== '');
-      const owner = store.accounts.find((a) => a !== req.account && a.data.workspaces.some((w) => w.id === named));
+      const named = namedWorkspaces(reference, req).find((id) => typeof id === 'string' && id !== '');
+      const owner = foreignOwner(reference, req, named);
       if (!owner) return;
       const submission = {
         id: store.nextId('sub'),

@@ -83,3 +83,14 @@ export function beforeItem(
     await hook(decodeURIComponent(requested.slice(prefix.length)), req, reply);
   });
 }
+
+/** The workspace ids a submission names: its workspace query parameter's, then its body's. */
+export function namedWorkspaces(reference: ReferenceApp, req: FastifyRequest): unknown[] {
+  const param = reference.state.profile.submissions.workspaceQueryParam ?? 'workspace_id';
+  return [(req.query as Record<string, unknown>)[param], ((req.body ?? {}) as Record<string, unknown>).workspace_id];
+}
+
+/** The account, other than the caller's, that owns the workspace `id`; undefined when none does. */
+export function foreignOwner(reference: ReferenceApp, req: FastifyRequest, id: unknown) {
+  return reference.state.store.accounts.find((a) => a !== req.account && a.data.workspaces.some((w) => w.id === id));
+}

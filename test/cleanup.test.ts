@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceApp, type RunningReference } from '../reference/server.js';
 import { ROOT } from './support/cli.js';
+import { liveRunKeys } from './support/live-keys.js';
 
 // Issue 5: a run never leaves a key it created behind, even when it is stopped halfway.
 
@@ -43,7 +44,7 @@ async function stallingReference(): Promise<{ target: RunningReference; app: Ref
 
 /** Keys of the main account the suite made (by its naming) that still work. */
 function liveSuiteKeys(app: ReferenceApp): string[] {
-  return [...app.state.store.accounts[0]!.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).map((k) => k.name);
+  return liveRunKeys(app.state.store.accounts.slice(0, 1));
 }
 
 function spawnCli(

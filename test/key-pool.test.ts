@@ -8,6 +8,7 @@ import { keySpreading } from '../src/http/layers/key-spreading.js';
 import { prepare, type HttpResponse, type Outgoing, type RequestSpec } from '../src/http/request.js';
 import { Pacer } from '../src/pacing/pacer.js';
 import { readReport, runCli } from './support/cli.js';
+import { liveRunKeys } from './support/live-keys.js';
 
 describe('spreading the main key over a pool', () => {
   const addressing = { baseUrl: 'http://target.test', keys: { main: 'sk_main', other: null }, extraHeaders: [] };
@@ -67,7 +68,7 @@ async function runWithPool(options: ReferenceOptions) {
     ...options,
     modify: (reference) => {
       options.modify?.(reference);
-      live = () => [...reference.state.store.accounts[0]!.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).length;
+      live = () => liveRunKeys(reference.state.store.accounts.slice(0, 1)).length;
       reference.app.addHook('onResponse', async (req, reply) => {
         const who = req.headers.authorization ?? 'none';
         received.set(who, (received.get(who) ?? 0) + 1);

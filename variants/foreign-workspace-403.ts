@@ -1,4 +1,4 @@
-import { beforeHandler, pathOf } from '../mutants/support.js';
+import { beforeHandler, foreignOwner, namedWorkspaces, pathOf } from '../mutants/support.js';
 import { defineVariant } from './variant.js';
 
 /**
@@ -10,14 +10,9 @@ export default defineVariant({
   openPoint: 'account-data',
   atRisk: ['AUTH-6', 'ERR-2', 'SUB-2'],
   modify: (reference) => {
-    const { profile, store } = reference.state;
-    const param = profile.submissions.workspaceQueryParam ?? 'workspace_id';
     beforeHandler(reference, async (req, reply) => {
       if (req.method !== 'POST' || pathOf(req) !== '/api/v1/submissions') return;
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const named = [(req.query as Record<string, unknown>)[param], body.workspace_id];
-      const foreign = named.some((id) => store.accounts.some((a) => a !== req.account && a.data.workspaces.some((w) => w.id === id)));
-      if (!foreign) return;
+      if (!namedWorkspaces(reference, req).some((id) => foreignOwner(reference, req, id))) return;
       await reply.code(403).send({
         error: {
           type: 'authorization_error',

@@ -5,6 +5,7 @@ import type { AddressInfo, Server as NetServer } from 'node:net';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import type { ReferenceState } from '../../reference/state.js';
 import { collections, COLLECTION_NAMES } from '../../src/target/collections.js';
+import { liveRunKeys } from '../support/live-keys.js';
 
 /**
  * A target that misbehaves: a reverse proxy in front of a real reference server that answers the
@@ -152,10 +153,7 @@ export async function startHostile(options: HostileOptions): Promise<HostileTarg
     profile: reference.profile,
     reference,
     requests,
-    liveRunKeys: () =>
-      state!.store.accounts.flatMap((account) =>
-        [...account.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')).map((k) => k.name),
-      ),
+    liveRunKeys: () => liveRunKeys(state!.store.accounts),
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -4,6 +4,7 @@ import type { ReferenceState } from '../../reference/state.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 import { readReport } from '../support/cli.js';
 import { runAgainst } from '../hostile/run.js';
+import { liveRunKeys } from '../support/live-keys.js';
 
 // Two CI jobs check the same deployment with the same key at the same time. Each deletes only
 // what it created (its own ledger), and each paces itself on the budget the target says is
@@ -50,10 +51,7 @@ test('two runs at once with one key: each deletes only its own keys, none is lef
     // On the wire: no key was deleted twice, so neither run deleted the other's.
     const deleted = deletes.filter((d) => d.status >= 200 && d.status < 300).map((d) => d.url);
     expect(new Set(deleted).size).toBe(deleted.length);
-    const live = state!.store.accounts.flatMap((account) =>
-      [...account.keys.values()].filter((k) => k.revokedAtMs === null && k.name.startsWith('conformance-')),
-    );
-    expect(live.map((k) => k.name)).toEqual([]);
+    expect(liveRunKeys(state!.store.accounts)).toEqual([]);
     // Sharing the key is not the target's fault: no check is "the suite broke".
     for (const report of reports) expect(report.clauses.filter((c) => c.status === 'error').map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
     // Pacing on the Remaining the target reports: the shared budget binds (both runs wait), yet
