@@ -1,10 +1,9 @@
 // The kit's entry (`import { run } from 'api-v1-conformance'`): the sources are TypeScript, run
-// through tsx as the CLI runs them (bin/conformance.mjs), so no build step stands between a
-// change and a release. Its types are dist/types, which `prepack` builds.
-import { register } from 'tsx/esm/api';
+// compiled ahead of time or through tsx as the CLI runs them (bin/compiled.mjs), so no build step
+// stands between a change and a release. Its types are dist/types, which `prepack` builds.
+import { importSource } from './bin/compiled.mjs';
 
-register();
-const kit = await import('./src/index.ts');
+const kit = await importSource('src/index.ts');
 
 export const {
   run,

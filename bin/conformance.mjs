@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so that a clone works with `npx conformance` and no build step.
-import { register } from 'tsx/esm/api';
+// The CLI: its TypeScript sources compiled ahead of time, or run through tsx (bin/compiled.mjs), so
+// that a clone works with `npx conformance` and no build step.
+import { importSource } from './compiled.mjs';
 
-register();
-await import('../src/cli/main.ts');
+await importSource('src/cli/main.ts');

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { register } from 'tsx/esm/api';
+import { importSource } from './compiled.mjs';
 
-register();
-await import('../reference/main.ts');
+await importSource('reference/main.ts');

@@ -1,7 +1,7 @@
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseProfile, type Profile } from '../src/profile/profile.js';
 import { authenticate } from './auth.js';
 import { faithfulBehaviour, type Behaviour } from './behaviour.js';
@@ -13,8 +13,9 @@ import { resourceRoutes } from './routes/resources.js';
 import { submissionRoutes } from './routes/submissions.js';
 import type { ReferenceState } from './state.js';
 import { Store } from './store.js';
+import { PACKAGE_ROOT } from '../src/package-root.js';
 
-export const REFERENCE_PROFILE_FILE = fileURLToPath(new URL('../profiles/reference.json', import.meta.url));
+export const REFERENCE_PROFILE_FILE = join(PACKAGE_ROOT, 'profiles/reference.json');
 
 export function referenceProfile(file = REFERENCE_PROFILE_FILE): Profile {
   return parseProfile(JSON.parse(readFileSync(file, 'utf8')), file);

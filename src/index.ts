@@ -1,5 +1,5 @@
 /**
- * The kit: what a vendor may import from `api-v1-conformance` (index.mjs loads it through tsx).
+ * The kit: what a vendor may import from `api-v1-conformance` (index.mjs loads it compiled, or through tsx: bin/compiled.mjs).
  * Anything not exported here is internal and may change without notice.
  */
 export { run, propertyBudget } from './run/run.js';

@@ -1,9 +1,10 @@
+import { join } from 'node:path';
 import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { PACKAGE_ROOT } from './package-root.js';
 
 /** One Ajv instance, every schema of `schemas/` added once by its `$id`, strict mode on. */
-const SCHEMA_DIR = fileURLToPath(new URL('../schemas/', import.meta.url));
+const SCHEMA_DIR = join(PACKAGE_ROOT, 'schemas/');
 const BASE_ID = 'https://conformance.api-v1/schemas/';
 
 const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });

@@ -30,9 +30,9 @@ function stringsOf(value, out = []) {
 }
 
 if (file && isMainThread) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { Broker } = await import(new URL('../../src/broker/broker.ts', import.meta.url).href);
+  // The broker module the CLI itself runs: compiled, or through tsx (bin/compiled.mjs decides the same way).
+  const { importSource } = await import('../../bin/compiled.mjs');
+  const { Broker } = await importSource('src/broker/broker.ts');
   const rows = [];
   /** The string values of each 2xx creation response. */
   const created = [];

@@ -1,10 +1,11 @@
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Output } from '../run/output.js';
 import type { Deployment } from './fleet-file.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-const BIN = fileURLToPath(new URL('../../bin/conformance.mjs', import.meta.url));
+const BIN = join(PACKAGE_ROOT, 'bin/conformance.mjs');
 
 /** How one deployment's run ended. */
 export interface DeploymentOutcome {

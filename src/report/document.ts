@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CATALOGUE_VERSION, UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
 import type { LedgerEntry } from '../broker/ledger.js';
 import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/profile.js';
 import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../run/verdict.js';
 import type { Comparison } from './baseline.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = PACKAGE_ROOT;
 
 /** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {

@@ -1,12 +1,13 @@
+import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { notRunCause } from '../clauses/applicability.js';
 import type { ClauseId } from '../clauses/catalogue.js';
 import type { AuthKind } from '../http/exchange.js';
 import type { Profile } from '../profile/profile.js';
 import type { Selection } from './selection.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-export const ESTIMATES_FILE = fileURLToPath(new URL('../../fixtures/request-estimates.json', import.meta.url));
+export const ESTIMATES_FILE = join(PACKAGE_ROOT, 'fixtures/request-estimates.json');
 /** The property budget a remote target at the document's limits gets (run.ts propertyBudget). */
 export const ESTIMATE_PROPERTY_RUNS = 10;
 

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { REFERENCE_PROFILE_FILE, startReference, type RunningReference } from '../../reference/server.js';
 import type { Settings } from '../config/settings.js';
 import { loadProfile, profileFromObject, type LoadedProfile } from '../profile/profile.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = PACKAGE_ROOT;
 export const DOCUMENT_PROFILE_FILE = join(ROOT, 'profiles/document.json');
 
 /** The embedded reference runs a short window so that a local run takes seconds, not minutes. */

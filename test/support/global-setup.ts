@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compiledUrl } from '../../bin/compiled.mjs';
 
 /**
  * One temporary folder for the whole `npm test`: every test, and every CLI run and server it
@@ -8,7 +9,9 @@ import { join } from 'node:path';
  * the end, so that a run of the tests leaves nothing behind. KEEP_TEST_TMP=1 keeps it, to read the
  * reports a failed test names.
  */
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
+  // Compiled once before the first test, not by several of the CLI runs that start together.
+  await compiledUrl('src/cli/main.ts');
   const dir = mkdtempSync(join(tmpdir(), 'conformance-tests-'));
   process.env.TMPDIR = dir;
   return () => {
