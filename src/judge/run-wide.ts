@@ -33,12 +33,18 @@ type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined);
 const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204;
 const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
+/** Bodies parsed once for all the judges. */
+const parsedBodies = new WeakMap<Exchange, unknown>();
 const parsed = (e: Answered): unknown => {
+  if (parsedBodies.has(e)) return parsedBodies.get(e);
+  let value: unknown;
   try {
-    return JSON.parse(e.response.body);
+    value = JSON.parse(e.response.body);
   } catch {
-    return undefined;
+    value = undefined;
   }
+  parsedBodies.set(e, value);
+  return value;
 };
 const doneAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs;
 const isJsonObject = (text: string): boolean => {

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { REFERENCE_PROFILE_FILE, startReference, type RunningReference } from '../../reference/server.js';
+import type { RunningReference } from '../../reference/server.js';
 import type { Settings } from '../config/settings.js';
 import { loadProfile, profileFromObject, type LoadedProfile } from '../profile/profile.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 const ROOT = PACKAGE_ROOT;
 export const DOCUMENT_PROFILE_FILE = join(ROOT, 'profiles/document.json');
+const REFERENCE_PROFILE_FILE = join(ROOT, 'profiles/reference.json');
 
 /** The embedded reference runs a short window so that a local run takes seconds, not minutes. */
 export const EMBEDDED_WINDOW_SECONDS = 1;
@@ -31,6 +32,8 @@ export async function openTarget(settings: Settings): Promise<Target> {
   if (!embedded) {
     return { baseUrl: settings.baseUrl!, keys: { main: settings.apiKey!, other: settings.otherAccountApiKey }, loaded, reference: null };
   }
+  // Loaded only for the embedded run: a run against a base URL needs no server (fastify, faker).
+  const { startReference } = await import('../../reference/server.js');
   const reference = await startReference({ profile: loaded.profile, windowSeconds: EMBEDDED_WINDOW_SECONDS });
   return {
     baseUrl: reference.url,

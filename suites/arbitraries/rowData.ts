@@ -1,23 +1,22 @@
-import {
-  fakerAR,
-  fakerBN_BD,
-  fakerDV,
-  fakerEL,
-  fakerEN,
-  fakerHE,
-  fakerHY,
-  fakerJA,
-  fakerKA_GE,
-  fakerKO,
-  fakerNE,
-  fakerRU,
-  fakerTA_IN,
-  fakerTH,
-  fakerUR,
-  fakerVI,
-  fakerZH_CN,
-  type Faker,
-} from '@faker-js/faker';
+// One module a locale: the package's main entry loads all seventy of them.
+import type { Faker } from '@faker-js/faker';
+import { faker as fakerAR } from '@faker-js/faker/locale/ar';
+import { faker as fakerBN_BD } from '@faker-js/faker/locale/bn_BD';
+import { faker as fakerDV } from '@faker-js/faker/locale/dv';
+import { faker as fakerEL } from '@faker-js/faker/locale/el';
+import { faker as fakerEN } from '@faker-js/faker/locale/en';
+import { faker as fakerHE } from '@faker-js/faker/locale/he';
+import { faker as fakerHY } from '@faker-js/faker/locale/hy';
+import { faker as fakerJA } from '@faker-js/faker/locale/ja';
+import { faker as fakerKA_GE } from '@faker-js/faker/locale/ka_GE';
+import { faker as fakerKO } from '@faker-js/faker/locale/ko';
+import { faker as fakerNE } from '@faker-js/faker/locale/ne';
+import { faker as fakerRU } from '@faker-js/faker/locale/ru';
+import { faker as fakerTA_IN } from '@faker-js/faker/locale/ta_IN';
+import { faker as fakerTH } from '@faker-js/faker/locale/th';
+import { faker as fakerUR } from '@faker-js/faker/locale/ur';
+import { faker as fakerVI } from '@faker-js/faker/locale/vi';
+import { faker as fakerZH_CN } from '@faker-js/faker/locale/zh_CN';
 import fc from 'fast-check';
 
 // Generated row `data` objects for SUB-5: what real integrations send (names, addresses, numbers,
