@@ -215,12 +215,18 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
 
 /**
  * fixtures/request-estimates.json: what each check cost in the same run, the data behind
- * `--dry-run`'s estimate. Measured with 10 cases per property, the budget a remote target at the
- * document's 100 requests a minute gets.
+ * `--dry-run`'s estimate. Measured with 10 cases per property; the generated cases' requests are
+ * kept apart, so that an estimate scales them to the run's budget.
  */
 export function renderEstimates(report: ConformanceDocument): string {
   const checks = report.clauses.flatMap((clause) =>
-    clause.checks.map((c) => ({ clause: c.clause, title: c.title, requests: c.requests ?? {}, ...(c.writes ? { writes: true } : {}) })),
+    clause.checks.map((c) => ({
+      clause: c.clause,
+      title: c.title,
+      requests: c.requests ?? {},
+      ...(c.propertyRequests ? { propertyRequests: c.propertyRequests } : {}),
+      ...(c.writes ? { writes: true } : {}),
+    })),
   );
   const estimates: RequestEstimates = { measuredWith: { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1 }, checks };
   return `${JSON.stringify(estimates, null, 2)}\n`;

@@ -19,6 +19,8 @@ import {
 // key path still create theirs, and the report lists the keys left on the target.
 
 const WRITES = { writes: true } as const;
+/** Checks that wait on keys of their own (a second for a revocation, a last-use time): their waits overlap. */
+const CONCURRENT_WRITES = { writes: true, concurrent: true } as const;
 
 /** Time allowed for a last-use time to show a use: a target may write it asynchronously. */
 const LAST_USE_SETTLE_MS = 5_000;
@@ -233,7 +235,7 @@ check(
       if (!gone) await t.keys.discard(key);
     }
   },
-  WRITES,
+  CONCURRENT_WRITES,
 );
 
 function ensureRevoked(t: CheckContext, res: HttpResponse, what: string, deletion: HttpResponse): void {
@@ -256,7 +258,7 @@ check(
     const type = errorOf(again.json)?.type;
     t.ensure(type === 'not_found_error', () => `the second deletion's 404 has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`, again);
   },
-  WRITES,
+  CONCURRENT_WRITES,
 );
 
 check(
@@ -285,7 +287,7 @@ check(
       );
     });
   },
-  WRITES,
+  CONCURRENT_WRITES,
 );
 
 /** The key's last-use time, read again once a second for up to LAST_USE_SETTLE_MS until `settled` holds. */

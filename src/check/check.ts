@@ -18,6 +18,12 @@ export interface CheckOptions {
   readonly applies?: (run: RunContext) => true | string;
   /** @default 15 minutes: pacing against a real deployment can wait whole windows */
   readonly timeoutMs?: number;
+  /**
+   * The check spends its time waiting (a second for a revocation to hold, a rate-limit window)
+   * on keys of its own: it runs at once with the concurrent checks next to it in its file, so
+   * that their waits overlap. @default false
+   */
+  readonly concurrent?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
@@ -48,7 +54,8 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
   if (!isClauseId(id)) throw new Error(`unknown clause ${String(id)}`);
   const name = `${id} ${title}`;
   checkTestApi ??= checkTest();
-  checkTestApi(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, fileShared }) => {
+  const declare = options.concurrent ? checkTestApi.concurrent : checkTestApi;
+  declare(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, fileShared }) => {
     const run = workerState.run;
     const record: CheckRecord = { clause: id, title, status: 'pass' };
     task.meta.conformance = record;
@@ -66,8 +73,8 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
     } catch (error) {
       await settle(error, record, run, workerState, t);
     } finally {
-      workerState.current = undefined;
-      tallyRequests(record, t.exchanges);
+      if (workerState.current === name) workerState.current = undefined;
+      tallyRequests(record, t.exchanges, t.propertyExchanges);
     }
     if (record.status === 'skipped' || record.status === 'not_applicable') skip(record.reason);
     if (record.status === 'warn') await annotate(`warning: ${record.reason}`, 'warning');
@@ -80,11 +87,16 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
 }
 
 /** What the check cost the target, by credential: the figures behind `--dry-run`'s estimate. */
-function tallyRequests(record: CheckRecord, exchanges: readonly Exchange[]): void {
+function tallyRequests(record: CheckRecord, exchanges: readonly Exchange[], generated: readonly Exchange[]): void {
+  record.requests = byCredential(exchanges);
+  if (generated.length > 0) record.propertyRequests = byCredential(generated);
+  if (exchanges.some((e) => !isSafeMethod(e.request.method))) record.writes = true;
+}
+
+function byCredential(exchanges: readonly Exchange[]): Partial<Record<AuthKind, number>> {
   const requests: Partial<Record<AuthKind, number>> = {};
   for (const e of exchanges) requests[e.auth] = (requests[e.auth] ?? 0) + 1;
-  record.requests = requests;
-  if (exchanges.some((e) => !isSafeMethod(e.request.method))) record.writes = true;
+  return requests;
 }
 
 function causeNotToRun(id: ClauseId, run: RunContext, options: CheckOptions): NotRunCause | null {

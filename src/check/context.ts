@@ -40,6 +40,8 @@ export interface CheckSecrets {
 export class CheckContext {
   /** Exchanges this check made, in order: the default evidence of a finding. */
   readonly exchanges: Exchange[] = [];
+  /** Of those, the exchanges of its properties' generated cases. */
+  readonly propertyExchanges: Exchange[] = [];
   /** The check's client: its exchanges are the check's evidence. */
   readonly http: HttpClient;
   /** The keys the check creates, lists, uses and deletes. */
@@ -60,7 +62,7 @@ export class CheckContext {
   ) {
     this.#state = state;
     this.#file = file;
-    this.http = state.clientFor(this.exchanges);
+    this.http = state.clientFor(this.exchanges, name);
     this.keys = new CheckKeys(this, state);
     this.lists = new CheckLists(this);
     this.budget = new CheckBudget(run, state);
@@ -151,6 +153,7 @@ export class CheckContext {
     // after the first transport failure (or read-only refusal) every further case fails at
     // once, without a request.
     let transport: TransportFailure | ReadOnlyRefusal | null = null;
+    const from = this.exchanges.length;
     const details = await fc.check(
       fc.asyncProperty(arbitrary, async (value) => {
         if (transport) throw transport;
@@ -163,6 +166,7 @@ export class CheckContext {
       }),
       { seed: this.run.seed, numRuns: options.numRuns ?? this.run.propertyRuns },
     );
+    this.propertyExchanges.push(...this.exchanges.slice(from));
     if (transport) throw transport;
     if (!details.failed) return;
     const cause = details.errorInstance;

@@ -28,6 +28,8 @@ export interface CheckRecord {
   repro?: Reproduction;
   /** Requests the check sent, by credential. */
   requests?: Partial<Record<AuthKind, number>>;
+  /** Of those, the requests of its generated cases, which grow with the property budget. */
+  propertyRequests?: Partial<Record<AuthKind, number>>;
   /** The check sent a request that changes data (a method other than GET, HEAD or OPTIONS). */
   writes?: boolean;
 }

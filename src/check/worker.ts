@@ -13,7 +13,10 @@ export class WorkerState {
   readonly broker: RemoteBroker;
   /** The worker's client, for work shared by several checks (`t.sharedHttp`). */
   readonly http: HttpClient;
-  /** The check now running in this worker; the checks of a worker run one at a time. */
+  /**
+   * The check now running in this worker, named on the exchanges of the shared client; while
+   * concurrent checks run (`CheckOptions.concurrent`), the one that started last.
+   */
   current: string | undefined;
   /** An earlier key of the run failed to authenticate within the allowance: later ones are tried once. */
   freshKeysFail = false;
@@ -22,15 +25,21 @@ export class WorkerState {
 
   constructor(readonly run: RunContext) {
     this.broker = new RemoteBroker(run.broker);
-    this.http = this.#client((exchange, body) => this.broker.record(exchange, body));
+    this.http = this.#client(
+      (exchange, body) => this.broker.record(exchange, body),
+      () => this.current,
+    );
   }
 
-  /** A client whose every exchange, retries included, is also appended to `sink`. */
-  clientFor(sink: Exchange[]): HttpClient {
-    return this.#client(async (exchange, body) => {
-      sink.push(exchange);
-      await this.broker.record(exchange, body);
-    });
+  /** A client of one check: its every exchange, retries included, names the check and is also appended to `sink`. */
+  clientFor(sink: Exchange[], check: string): HttpClient {
+    return this.#client(
+      async (exchange, body) => {
+        sink.push(exchange);
+        await this.broker.record(exchange, body);
+      },
+      () => check,
+    );
   }
 
   /** Every secret the run knows: the configured keys and each key revealed so far, in any worker. */
@@ -47,7 +56,7 @@ export class WorkerState {
     return (await this.knownSecrets()).redact(text);
   }
 
-  #client(record: (exchange: Exchange, body: string) => Promise<void>): HttpClient {
+  #client(record: (exchange: Exchange, body: string) => Promise<void>, currentCheck: () => string | undefined): HttpClient {
     const { run } = this;
     return new HttpClient({
       baseUrl: run.baseUrl,
@@ -55,7 +64,7 @@ export class WorkerState {
       extraHeaders: run.extraHeaders,
       timeoutMs: run.timeoutMs,
       hooks: { acquire: (bucket, anonymous) => this.broker.acquire(bucket, anonymous), acquireAny: (buckets) => this.broker.acquireAny(buckets), record },
-      currentCheck: () => this.current,
+      currentCheck,
       readOnly: run.readOnly,
       keyPool: run.keyPool,
     });

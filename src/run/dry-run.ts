@@ -1,7 +1,7 @@
 import { notRunCause } from '../clauses/applicability.js';
 import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
-import { ESTIMATE_PROPERTY_RUNS, estimate, loadEstimates } from './estimates.js';
+import { estimate, loadEstimates } from './estimates.js';
 import type { Selection } from './selection.js';
 
 export interface DryRunInput {
@@ -11,6 +11,8 @@ export interface DryRunInput {
   readonly hasOtherAccountKey: boolean;
   /** Keys the run would spread the main key's work over (`--max-keys`), the configured one included. @default 1 */
   readonly keys?: number;
+  /** Cases a property (`--property-runs`). @default the measured run's */
+  readonly propertyRuns?: number;
 }
 
 /**
@@ -22,12 +24,13 @@ export interface DryRunInput {
 export function dryRunLines(input: DryRunInput): string[] {
   const estimates = loadEstimates();
   const keys = input.keys ?? 1;
-  const total = estimate(estimates, input, keys);
+  const propertyRuns = input.propertyRuns ?? estimates.measuredWith.propertyRuns;
+  const total = estimate(estimates, input, keys, propertyRuns);
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
   const lines = [
     `dry run: ${total.checks} checks would run, ${total.leftOut} left out`,
     ...FAMILIES.map((family) => {
-      const part = estimate({ ...estimates, checks: estimates.checks.filter((c) => familyOf(c.clause) === family) }, input);
+      const part = estimate({ ...estimates, checks: estimates.checks.filter((c) => familyOf(c.clause) === family) }, input, 1, propertyRuns);
       const sent = part.requests.main + part.requests.other + part.requests.created + part.requests.anonymous;
       return `  ${family.padEnd(5)} ${String(part.checks).padStart(3)} checks, about ${sent} requests`;
     }),
@@ -38,7 +41,7 @@ export function dryRunLines(input: DryRunInput): string[] {
       : 'keys: the configured one alone',
     `time: at ${perKeyPerMinute} a key and ${unauthenticatedPerMinute} without a key per ${windowSeconds} s, ` +
       `at least ${Math.max(1, Math.ceil(total.windows))} window(s), about ${Math.max(windowSeconds, total.seconds)} s, the floor set by ${total.floorSetBy}` +
-      ` (requests measured at ${ESTIMATE_PROPERTY_RUNS} cases a property)`,
+      ` (at ${propertyRuns} cases a property)`,
   ];
   const notRun = CLAUSE_IDS.flatMap((id) => {
     const cause = notRunCause(id, { ...input, readOnly: false });

@@ -105,7 +105,8 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         selection: { only: settings.only, skip: settings.skip },
         readOnly: settings.readOnly,
         hasOtherAccountKey: keys.other !== null,
-        keys: poolWorthwhile(settings, profile, keys.other !== null) ? (settings.maxKeys ?? DEFAULT_MAX_KEYS) : 1,
+        keys: poolWorthwhile(settings, profile, keys.other !== null, embedded) ? (settings.maxKeys ?? DEFAULT_MAX_KEYS) : 1,
+        propertyRuns: settings.propertyRuns ?? propertyBudget(),
       });
       for (const line of lines) io.out(line);
       return 0;
@@ -118,7 +119,18 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         io.out(`  note: the profile declares no key path; keys the run creates are deleted at ${keyDeletion.path}, which revoked a probe key`);
     }
 
-    const pool = await keyPoolFor({ settings, http, broker, profile, keyPrefix, keyDeletion, runId, baseUrl, hasOtherAccountKey: keys.other !== null });
+    const pool = await keyPoolFor({
+      settings,
+      http,
+      broker,
+      profile,
+      keyPrefix,
+      keyDeletion,
+      runId,
+      baseUrl,
+      hasOtherAccountKey: keys.other !== null,
+      embedded,
+    });
     if (pool.note) io.out(`  note: ${pool.note}`);
 
     const context: RunContext = {
@@ -136,7 +148,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       strict: settings.strict,
       readOnly: settings.readOnly,
       seed,
-      propertyRuns: settings.propertyRuns ?? propertyBudget(profile.limits, pool.keys.length + 1),
+      propertyRuns: settings.propertyRuns ?? propertyBudget(),
       timeoutMs: settings.timeoutMs,
       preflight: checked,
     };
@@ -253,21 +265,23 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * Generated cases per property, from the requests a second the run's keys allow together: 100
- * against the embedded reference (100 a second), and at the document's 100 a minute 10 for each
- * key the run spreads its work over, so 100 with the default ten keys. `--property-runs` sets it.
+ * Generated cases per property: the same at any limits, so that a run against a deployment is as
+ * strong as the local one (the key pool, not fewer cases, keeps it short). `--property-runs` sets
+ * it otherwise.
  */
-export function propertyBudget(limits: { perKeyPerMinute: number; windowSeconds: number }, keys = 1): number {
-  return Math.min(100, Math.max(10 * keys, Math.floor(limits.perKeyPerMinute / limits.windowSeconds)));
+export function propertyBudget(): number {
+  return FULL_STRENGTH_PROPERTY_RUNS;
 }
+
+const FULL_STRENGTH_PROPERTY_RUNS = 100;
 
 /** The main key's share of the run would take longer than this at the declared limits: worth a pool. */
 const POOL_WORTHWHILE_S = 60;
 
 /**
- * The key pool of the run: as many keys as `--max-keys` says, or by default DEFAULT_MAX_KEYS where
- * the main key's requests, at the declared limits, would take more than a minute; only where keys
- * can be deleted and the run may write.
+ * The key pool of the run: as many keys as `--max-keys` says, or by default DEFAULT_MAX_KEYS
+ * against the embedded reference and where the main key's requests, at the declared limits, would
+ * take more than a minute; only where keys can be deleted and the run may write.
  */
 async function keyPoolFor(input: {
   settings: Settings;
@@ -279,17 +293,23 @@ async function keyPoolFor(input: {
   runId: string;
   baseUrl: string;
   hasOtherAccountKey: boolean;
+  embedded: boolean;
 }): Promise<KeyPool> {
-  if (!poolWorthwhile(input.settings, input.profile, input.hasOtherAccountKey)) return { keys: [], note: null };
+  if (!poolWorthwhile(input.settings, input.profile, input.hasOtherAccountKey, input.embedded)) return { keys: [], note: null };
   return createKeyPool({ ...input, size: input.settings.maxKeys ?? DEFAULT_MAX_KEYS });
 }
 
-/** Asked for with `--max-keys`, or, by default, where one key would make the run slow. */
-function poolWorthwhile(settings: Settings, profile: Profile, hasOtherAccountKey: boolean): boolean {
+/**
+ * Asked for with `--max-keys`, or, by default, where one key would make the run slow: at the
+ * declared limits, and against the embedded reference, whose one-second windows pace a single
+ * key's thousand requests over ten seconds that ten keys spend in one.
+ */
+function poolWorthwhile(settings: Settings, profile: Profile, hasOtherAccountKey: boolean, embedded: boolean): boolean {
   if (settings.readOnly || settings.maxKeys === 1) return false;
-  if (settings.maxKeys !== null) return true;
+  if (settings.maxKeys !== null || embedded) return true;
   const selection = { only: settings.only, skip: settings.skip };
-  const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }).requests.main;
+  const propertyRuns = settings.propertyRuns ?? propertyBudget();
+  const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
   return (main / profile.limits.perKeyPerMinute) * profile.limits.windowSeconds > POOL_WORTHWHILE_S;
 }
 
