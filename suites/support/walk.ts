@@ -62,6 +62,11 @@ export function walkBudget(limits: { readonly perKeyPerMinute: number; readonly 
  * page by 1, stop when has_more is false) and judges each page as it arrives: has_more (PAG-6),
  * counts and total (PAG-7), full pages and each id once (PAG-8). Ids are kept in one Set for the
  * walk; pages are dropped as soon as they are judged, so memory grows with the number of ids only.
+ *
+ * The page that total_count says follows is asked for while the walk still waits for the one
+ * before: the target serves one page while the walk reads, parses and judges the one before. The
+ * target sees the same requests in the same order; a page asked for that the walk then does not
+ * need (has_more said false early, a page failed) is dropped unjudged.
  */
 export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<WalkResult> {
   const { limit, idField, budget } = options;
@@ -104,6 +109,18 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
   let res = first;
   let page: Page = firstPage;
   let pageNumber = 1;
+  // The page after the one in hand (or awaited), asked for already, and which page it is.
+  let ahead: { readonly page: number; readonly res: Promise<HttpResponse> } | null = null;
+  /** Asks for the page expected after page `current`, the walk's step `step`. */
+  const askAhead = (step: number, current: number) => {
+    const expected = plan ? plan[step + 1] : current < expectedPages ? current + 1 : undefined;
+    if (expected === undefined) return null;
+    const pending = get(expected);
+    // Dropped unawaited when not needed: its failure is not the walk's.
+    pending.catch(() => undefined);
+    return { page: expected, res: pending };
+  };
+  ahead = askAhead(0, 1);
   for (let step = 0; ; step++) {
     pagesWalked++;
     itemsSeen += page.items.length;
@@ -138,7 +155,9 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
 
     const next = plan ? plan[step + 1] : page.has_more && pageNumber <= expectedPages ? pageNumber + 1 : undefined;
     if (next === undefined) break;
-    res = await get(next);
+    const arriving = ahead?.page === next ? ahead.res : get(next);
+    ahead = askAhead(step + 1, next);
+    res = await arriving;
     pageNumber = next;
     if (res.status !== 200) {
       note('PAG-7', `page ${pageNumber} of ${expectedPages} at limit ${limit} answered ${res.status}: the walk cannot reach every item`, res);
