@@ -1,7 +1,7 @@
 import { referenceProfile } from '../reference/server.js';
 import { VARIANTS, type VariantName } from '../variants/index.js';
 import { documentOnly, runAgainstReference } from '../test/support/cli.js';
-import { matrixArgs, matrixProfile } from '../test/support/matrix.js';
+import { matrixArgs, matrixTarget } from '../test/support/matrix.js';
 import { judgeTolerance } from '../test/support/tolerance.js';
 
 // `node --import tsx scripts/try-variant.ts NAME [--document-only]`: one tolerance-matrix run,
@@ -10,9 +10,9 @@ const [name, flag] = process.argv.slice(2) as [VariantName, string | undefined];
 const variant = VARIANTS[name];
 if (!variant) throw new Error(`no variant ${name}: ${Object.keys(VARIANTS).join(', ')}`);
 const rateLimits = variant.rateLimits === true;
-const served = matrixProfile((variant.profile ?? ((p) => p))(referenceProfile()), rateLimits);
+const served = (variant.profile ?? ((p) => p))(referenceProfile());
 const documentOnlyRun = flag === '--document-only';
-const run = await runAgainstReference({ modify: variant.modify, profile: served }, matrixArgs(rateLimits), documentOnlyRun ? documentOnly : undefined);
+const run = await runAgainstReference(matrixTarget(variant.modify, served, rateLimits), matrixArgs(rateLimits), documentOnlyRun ? documentOnly : undefined);
 const { falseFindings } = judgeTolerance(variant, run.report, { documentOnly: documentOnlyRun });
 console.log(`${name}: verdict ${run.report.verdict}, exit ${run.exitCode}, report ${run.reportDir}`);
 for (const finding of falseFindings) console.log(`  FALSE: ${finding}`);

@@ -4,7 +4,7 @@ import { referenceProfile } from '../reference/server.js';
 import { loadProfile, type Profile } from '../src/profile/profile.js';
 import { ROOT, runAgainstReference } from './support/cli.js';
 import { judgeKill } from './support/kill.js';
-import { matrixArgs, matrixProfile } from './support/matrix.js';
+import { matrixArgs, matrixTarget } from './support/matrix.js';
 
 // Sensitivity is the product: every mutant must be caught on each clause it declares, at the
 // declared level, and flag nothing beyond its declared and collateral clauses. Matrix runs are
@@ -17,7 +17,7 @@ function touchesRate(name: MutantName): boolean {
 
 async function expectCaught(name: MutantName, profile: Profile = referenceProfile()): Promise<void> {
   const mutant = MUTANTS[name];
-  const run = await runAgainstReference({ modify: mutant.modify, profile: matrixProfile(profile, touchesRate(name)) }, matrixArgs(touchesRate(name)));
+  const run = await runAgainstReference(matrixTarget(mutant.modify, profile, touchesRate(name)), matrixArgs(touchesRate(name)));
   const verdict = judgeKill(mutant, run.report);
   expect(verdict.missed, `${name} survived`).toEqual([]);
   expect(verdict.unexpected, `${name} tripped undeclared clauses`).toEqual([]);

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { referenceProfile } from '../reference/server.js';
 import { DOCUMENT_ONLY_SAMPLE, VARIANTS, type VariantName } from '../variants/index.js';
 import { documentOnly, runAgainstReference } from './support/cli.js';
-import { matrixArgs, matrixProfile } from './support/matrix.js';
+import { matrixArgs, matrixTarget } from './support/matrix.js';
 import { judgeTolerance } from './support/tolerance.js';
 
 // Tolerance is the product too: every conformant variant (variants/) must come out conformant,
@@ -13,8 +13,12 @@ import { judgeTolerance } from './support/tolerance.js';
 async function expectTolerated(name: VariantName, options: { documentOnly?: boolean } = {}): Promise<void> {
   const variant = VARIANTS[name];
   const rateLimits = variant.rateLimits === true;
-  const served = matrixProfile((variant.profile ?? ((p) => p))(referenceProfile()), rateLimits);
-  const run = await runAgainstReference({ modify: variant.modify, profile: served }, matrixArgs(rateLimits), options.documentOnly ? documentOnly : undefined);
+  const served = (variant.profile ?? ((p) => p))(referenceProfile());
+  const run = await runAgainstReference(
+    matrixTarget(variant.modify, served, rateLimits),
+    matrixArgs(rateLimits),
+    options.documentOnly ? documentOnly : undefined,
+  );
   expect(judgeTolerance(variant, run.report, options).falseFindings, `${name} got a false verdict`).toEqual([]);
   expect(run.report.verdict).toBe('conformant');
   expect(run.exitCode).toBe(0);
