@@ -1,6 +1,9 @@
 import { expect, test } from 'vitest';
-import { runCli } from './support/cli.js';
+import { ROOT, runCli } from './support/cli.js';
 import { startReference } from '../reference/server.js';
+import { loadProfile } from '../src/profile/profile.js';
+import { estimate, loadEstimates } from '../src/run/estimates.js';
+import { propertyBudget } from '../src/run/run.js';
 
 test('--dry-run stops after the preflight and prints the checks, requests and time it would take', async () => {
   const methods: string[] = [];
@@ -17,4 +20,24 @@ test('--dry-run stops after the preflight and prints the checks, requests and ti
   } finally {
     await reference.close();
   }
+});
+
+test("the plan counts generated cases at the run's property budget, and fixed cases once", () => {
+  const profile = loadProfile(`${ROOT}profiles/reference.json`).profile;
+  const input = { profile, selection: { only: [], skip: [] }, readOnly: false, hasOtherAccountKey: true };
+  const estimates = loadEstimates();
+  const generated = estimates.checks.reduce((sum, c) => sum + (c.propertyRequests?.main ?? 0), 0);
+  expect(generated).toBeGreaterThan(0);
+  const measured = estimate(estimates, input, 1, estimates.measuredWith.propertyRuns).requests.main;
+  const tenfold = estimate(estimates, input, 1, estimates.measuredWith.propertyRuns * 10).requests.main;
+  expect(tenfold - measured).toBe(generated * 9);
+  // Full strength whatever the limits: the same budget as the local run.
+  expect(propertyBudget()).toBe(100);
+});
+
+test('an embedded run plans on the key pool', async () => {
+  const run = await runCli(['--dry-run']);
+  expect(run.exitCode).toBe(0);
+  expect(run.stdout).toMatch(/keys: up to 10, the configured one and 9 the run creates/);
+  expect(run.stdout).toMatch(/at 100 cases a property/);
 });
