@@ -23,7 +23,7 @@ import type { RunContext } from './context.js';
 import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
 import { inferKeyPrefix } from '../keys/prefix.js';
-import { createKeyPool, type KeyPool } from '../keys/pool.js';
+import { createKeyPool } from '../keys/pool.js';
 import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates } from './estimates.js';
 import { consoleOutput, type Output } from './output.js';
@@ -99,14 +99,16 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     io.out(`conformance: ${baseUrl}${embedded ? ' (embedded reference server)' : ''}, profile "${profile.name}", seed ${seed}`);
     const checked = await preflight(http, profile, keys.other !== null);
     for (const note of checked.notes) io.out(`  note: ${note}`);
+    const propertyRuns = settings.propertyRuns ?? propertyBudget();
+    const poolSize = poolSizeFor(settings, profile, keys.other !== null, embedded, propertyRuns);
     if (settings.dryRun) {
       const lines = dryRunLines({
         profile,
         selection: { only: settings.only, skip: settings.skip },
         readOnly: settings.readOnly,
         hasOtherAccountKey: keys.other !== null,
-        keys: poolWorthwhile(settings, profile, keys.other !== null, embedded) ? (settings.maxKeys ?? DEFAULT_MAX_KEYS) : 1,
-        propertyRuns: settings.propertyRuns ?? propertyBudget(),
+        keys: poolSize,
+        propertyRuns,
       });
       for (const line of lines) io.out(line);
       return 0;
@@ -119,18 +121,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         io.out(`  note: the profile declares no key path; keys the run creates are deleted at ${keyDeletion.path}, which revoked a probe key`);
     }
 
-    const pool = await keyPoolFor({
-      settings,
-      http,
-      broker,
-      profile,
-      keyPrefix,
-      keyDeletion,
-      runId,
-      baseUrl,
-      hasOtherAccountKey: keys.other !== null,
-      embedded,
-    });
+    const pool = await createKeyPool({ http, broker, profile, keyPrefix, keyDeletion, runId, baseUrl, size: poolSize });
     if (pool.note) io.out(`  note: ${pool.note}`);
 
     const context: RunContext = {
@@ -148,7 +139,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       strict: settings.strict,
       readOnly: settings.readOnly,
       seed,
-      propertyRuns: settings.propertyRuns ?? propertyBudget(),
+      propertyRuns,
       timeoutMs: settings.timeoutMs,
       preflight: checked,
     };
@@ -279,38 +270,20 @@ const FULL_STRENGTH_PROPERTY_RUNS = 100;
 const POOL_WORTHWHILE_S = 60;
 
 /**
- * The key pool of the run: as many keys as `--max-keys` says, or by default DEFAULT_MAX_KEYS
- * against the embedded reference and where the main key's requests, at the declared limits, would
- * take more than a minute; only where keys can be deleted and the run may write.
+ * Keys the run spreads its work over, the configured one included (1: no pool): as many as
+ * `--max-keys` says, or by default DEFAULT_MAX_KEYS where one key would make the run slow: where
+ * the main key's requests, at the declared limits, would take more than a minute, and against the
+ * embedded reference, whose one-second windows pace a single key's thousand requests over ten
+ * seconds that ten keys spend in one. Never for a read-only run. The pool itself is made only
+ * where keys can be deleted (`keys/pool.ts`).
  */
-async function keyPoolFor(input: {
-  settings: Settings;
-  http: HttpClient;
-  broker: Broker;
-  profile: Profile;
-  keyPrefix: string | null;
-  keyDeletion: KeyDeletion;
-  runId: string;
-  baseUrl: string;
-  hasOtherAccountKey: boolean;
-  embedded: boolean;
-}): Promise<KeyPool> {
-  if (!poolWorthwhile(input.settings, input.profile, input.hasOtherAccountKey, input.embedded)) return { keys: [], note: null };
-  return createKeyPool({ ...input, size: input.settings.maxKeys ?? DEFAULT_MAX_KEYS });
-}
-
-/**
- * Asked for with `--max-keys`, or, by default, where one key would make the run slow: at the
- * declared limits, and against the embedded reference, whose one-second windows pace a single
- * key's thousand requests over ten seconds that ten keys spend in one.
- */
-function poolWorthwhile(settings: Settings, profile: Profile, hasOtherAccountKey: boolean, embedded: boolean): boolean {
-  if (settings.readOnly || settings.maxKeys === 1) return false;
-  if (settings.maxKeys !== null || embedded) return true;
+function poolSizeFor(settings: Settings, profile: Profile, hasOtherAccountKey: boolean, embedded: boolean, propertyRuns: number): number {
+  if (settings.readOnly) return 1;
+  if (settings.maxKeys !== null) return settings.maxKeys;
+  if (embedded) return DEFAULT_MAX_KEYS;
   const selection = { only: settings.only, skip: settings.skip };
-  const propertyRuns = settings.propertyRuns ?? propertyBudget();
   const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
-  return (main / profile.limits.perKeyPerMinute) * profile.limits.windowSeconds > POOL_WORTHWHILE_S;
+  return (main / profile.limits.perKeyPerMinute) * profile.limits.windowSeconds > POOL_WORTHWHILE_S ? DEFAULT_MAX_KEYS : 1;
 }
 
 /** Settings as the report shows them: no secret, only whether one was given. */
