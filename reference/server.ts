@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -13,9 +12,9 @@ import { resourceRoutes } from './routes/resources.js';
 import { submissionRoutes } from './routes/submissions.js';
 import type { ReferenceState } from './state.js';
 import { Store } from './store.js';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { REFERENCE_PROFILE_FILE } from '../src/profile/shipped.js';
 
-export const REFERENCE_PROFILE_FILE = join(PACKAGE_ROOT, 'profiles/reference.json');
+export { REFERENCE_PROFILE_FILE };
 
 export function referenceProfile(file = REFERENCE_PROFILE_FILE): Profile {
   return parseProfile(JSON.parse(readFileSync(file, 'utf8')), file);

@@ -1,12 +1,7 @@
-import { join } from 'node:path';
 import type { RunningReference } from '../../reference/server.js';
 import type { Settings } from '../config/settings.js';
 import { loadProfile, profileFromObject, type LoadedProfile } from '../profile/profile.js';
-import { PACKAGE_ROOT } from '../package-root.js';
-
-const ROOT = PACKAGE_ROOT;
-export const DOCUMENT_PROFILE_FILE = join(ROOT, 'profiles/document.json');
-const REFERENCE_PROFILE_FILE = join(ROOT, 'profiles/reference.json');
+import { DOCUMENT_PROFILE_FILE, REFERENCE_PROFILE_FILE } from '../profile/shipped.js';
 
 /** The embedded reference runs a short window so that a local run takes seconds, not minutes. */
 export const EMBEDDED_WINDOW_SECONDS = 1;

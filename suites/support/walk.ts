@@ -109,10 +109,8 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
   let res = first;
   let page: Page = firstPage;
   let pageNumber = 1;
-  // The page after the one in hand (or awaited), asked for already, and which page it is.
-  let ahead: { readonly page: number; readonly res: Promise<HttpResponse> } | null = null;
   /** Asks for the page expected after page `current`, the walk's step `step`. */
-  const askAhead = (step: number, current: number) => {
+  const askAhead = (step: number, current: number): { readonly page: number; readonly res: Promise<HttpResponse> } | null => {
     const expected = plan ? plan[step + 1] : current < expectedPages ? current + 1 : undefined;
     if (expected === undefined) return null;
     const pending = get(expected);
@@ -120,7 +118,8 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
     pending.catch(() => undefined);
     return { page: expected, res: pending };
   };
-  ahead = askAhead(0, 1);
+  // The page after the one in hand (or awaited), asked for already, and which page it is.
+  let ahead = askAhead(0, 1);
   for (let step = 0; ; step++) {
     pagesWalked++;
     itemsSeen += page.items.length;

@@ -6,7 +6,7 @@ import { closeDispatcher, HttpClient } from '../../http/client.js';
 import { ownPacing } from '../../pacing/own-pacing.js';
 import { loadProfile } from '../../profile/profile.js';
 import { deleteKeys, describeCleanup, listKeys } from '../../run/cleanup.js';
-import { DOCUMENT_PROFILE_FILE } from '../../run/target.js';
+import { DOCUMENT_PROFILE_FILE } from '../../profile/shipped.js';
 import type { Command } from '../command.js';
 
 /**
