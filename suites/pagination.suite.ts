@@ -5,6 +5,7 @@ import { pageParam } from './arbitraries/pageParam.js';
 import { nonInteger } from './arbitraries/nonInteger.js';
 import type { QueryValue } from './arbitraries/queryValue.js';
 import { describePage, ensureRejected, envelope, itemsOnPage, requestOf, samePage, sendValue, signature, type PageParam } from './support/page-judge.js';
+import type { IdSet } from './support/id-set.js';
 import { walk, walkBudget, type WalkClause, type WalkResult } from './support/walk.js';
 
 // PAG: pagination (API document, Pagination envelope; Pagination parameters), on every list the
@@ -61,7 +62,7 @@ function walksOf(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
 async function walkAll(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
   const { list, idField } = t.lists.endpoint(name);
   const budget = walkBudget(t.profile.limits);
-  let known: { limit: number; ids: ReadonlySet<string> } | null = null;
+  let known: { limit: number; ids: IdSet } | null = null;
   const results: WalkResult[] = [];
   for (const limit of WALK_LIMITS) {
     const result = await walk((page, size) => t.http.get(list!, { query: { page, limit: size } }), { limit, idField, budget, known });

@@ -1,4 +1,5 @@
 import { type HttpResponse, type Exchange, schemaErrors } from '../../src/kit.js';
+import { IdSet } from './id-set.js';
 
 /** The clauses a walk judges (API document, Pagination envelope and parameters). */
 export type WalkClause = 'PAG-1' | 'PAG-6' | 'PAG-7' | 'PAG-8';
@@ -16,7 +17,7 @@ export interface WalkOptions {
   /** Most requests the walk may make; a longer walk covers the first pages and the last page. */
   readonly budget: number;
   /** Ids of an earlier complete walk of the same collection, to compare with. */
-  readonly known?: { readonly limit: number; readonly ids: ReadonlySet<string> } | null;
+  readonly known?: { readonly limit: number; readonly ids: IdSet } | null;
 }
 
 export interface WalkResult {
@@ -30,7 +31,7 @@ export interface WalkResult {
   readonly complete: boolean;
   readonly requests: number;
   /** Ids of a complete walk, for later walks to compare with; null otherwise. */
-  readonly ids: Set<string> | null;
+  readonly ids: IdSet | null;
   /** The first problem found for each clause. */
   readonly problems: Partial<Record<WalkClause, WalkProblem>>;
 }
@@ -60,8 +61,8 @@ export function walkBudget(limits: { readonly perKeyPerMinute: number; readonly 
 /**
  * Walks a collection page by page the way the document says a client reads everything (increase
  * page by 1, stop when has_more is false) and judges each page as it arrives: has_more (PAG-6),
- * counts and total (PAG-7), full pages and each id once (PAG-8). Ids are kept in one Set for the
- * walk; pages are dropped as soon as they are judged, so memory grows with the number of ids only.
+ * counts and total (PAG-7), full pages and each id once (PAG-8). Ids are kept in one compact set
+ * for the walk; pages are dropped as soon as they are judged, so memory grows with the number of ids only.
  *
  * The page that total_count says follows is asked for while the walk still waits for the one
  * before: the target serves one page while the walk reads, parses and judges the one before. The
@@ -103,7 +104,7 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
   // A bounded walk: the first pages the budget allows, then the last page.
   const plan = complete ? null : [...Array.from({ length: Math.max(1, budget - 1) }, (_, i) => i + 1), expectedPages];
 
-  const seen = new Set<string>();
+  const seen = new IdSet();
   let itemsSeen = 0;
   let pagesWalked = 0;
   let res = first;
@@ -192,7 +193,7 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
 function trackIds(
   items: readonly unknown[],
   idField: string,
-  seen: Set<string>,
+  seen: IdSet,
   known: WalkOptions['known'] | null,
   pageNumber: number,
   limit: number,
@@ -202,10 +203,7 @@ function trackIds(
   for (const item of items) {
     const id = (item as Record<string, unknown> | null)?.[idField];
     if (typeof id !== 'string') continue;
-    // One lookup, not two: the set grows unless the id is already in it.
-    const before = seen.size;
-    seen.add(id);
-    if (seen.size === before) note('PAG-8', `id ${id} appears again on page ${pageNumber} at limit ${limit}: the walk sees it twice`, res);
+    if (!seen.add(id)) note('PAG-8', `id ${id} appears again on page ${pageNumber} at limit ${limit}: the walk sees it twice`, res);
     if (known && !known.ids.has(id))
       note('PAG-8', `id ${id} on page ${pageNumber} at limit ${limit} is not among the ${known.ids.size} ids of the walk at limit ${known.limit}`, res);
   }
