@@ -4,14 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Agent, request } from 'undici';
-import { referenceProfile, startReference } from '../reference/server.js';
-import { Broker } from '../src/broker/broker.js';
-import { closeDispatcher, HttpClient } from '../src/http/client.js';
-import { walk } from '../suites/support/walk.js';
 
 // `node --import tsx bench/pagination-walk.ts`: a full walk at limit=10000 over the reference
 // seeded with 1,000,000 records. The reference, the suite's walk and a bare undici
-// loop each run in their own process, so that each peak RSS is that loop's own.
+// loop each run in their own process, so that each peak RSS is that loop's own: each child
+// imports only what its loop needs (the bare loop: undici).
 //
 // Prints: wall time and peak memory of the walk the suite does (HttpClient, broker hooks in
 // process, suites/support/walk.ts judging every page and keeping every id), the same for a bare
@@ -36,6 +33,7 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 
 /** Child: the reference, with a ceiling no walk reaches and a timer on every list request. */
 async function serve(): Promise<void> {
+  const { referenceProfile, startReference } = await import('../reference/server.js');
   const base = referenceProfile();
   const timings: number[] = [];
   const reference = await startReference({
@@ -62,6 +60,11 @@ async function serve(): Promise<void> {
 
 /** Child: the walk as the suite makes it. */
 async function suiteWalk(url: string, key: string): Promise<LoopFigures> {
+  const [{ Broker }, { closeDispatcher, HttpClient }, { walk }] = await Promise.all([
+    import('../src/broker/broker.js'),
+    import('../src/http/client.js'),
+    import('../suites/support/walk.js'),
+  ]);
   const broker = new Broker({ keyPrefix: 'sk_', ledgerFile: null, pacer: { perKey: 1e9, anonymous: 20, windowMs: 60_000, marginMs: 30 } });
   broker.addConfiguredSecret(key);
   const client = new HttpClient({
@@ -76,7 +79,7 @@ async function suiteWalk(url: string, key: string): Promise<LoopFigures> {
   const started = performance.now();
   const result = await walk(
     async (page, limit) => {
-      const res = await client.get('/api/v1/records', { query: { page, limit } });
+      const res = await client.get('/api/v1/records', { query: { page, limit }, listSkeleton: { idField: 'id' } });
       bytes += res.exchange.response?.bytes ?? 0;
       peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
       return res;

@@ -65,7 +65,12 @@ async function walkAll(t: CheckContext, name: CollectionName): Promise<WalkResul
   let known: { limit: number; ids: IdSet } | null = null;
   const results: WalkResult[] = [];
   for (const limit of WALK_LIMITS) {
-    const result = await walk((page, size) => t.http.get(list!, { query: { page, limit: size } }), { limit, idField, budget, known });
+    const result = await walk((page, size) => t.http.get(list!, { query: { page, limit: size }, listSkeleton: { idField } }), {
+      limit,
+      idField,
+      budget,
+      known,
+    });
     // The first complete walk is the one the others are compared with; no other id set is kept.
     if (!known && result.ids) known = { limit, ids: result.ids };
     results.push({ ...result, ids: null });

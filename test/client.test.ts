@@ -34,6 +34,12 @@ beforeAll(async () => {
         return void res.end();
       case '/reset':
         return void req.socket.destroy();
+      case '/page':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end('{"items": [{"id": "a", "data": {"big": [1, 2, 3]}}, {"id": "b"}], "has_more": false, "total_count": 2}');
+      case '/page-broken':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end('{"items": [{"id": "a", "data": {"big": [1, 2, 3}}], "has_more": false, "total_count": 1}');
       default:
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end('{"ok":true}');
@@ -99,6 +105,16 @@ describe('HTTP client', () => {
     expect(res.json).toBeUndefined();
     expect(res.exchange.response?.json).toBe('invalid');
     expect(res.text).toContain('<html>');
+  });
+
+  test('a list page read for a walk keeps the envelope and only the ids of its items; a broken one is still not JSON', async () => {
+    const page = await client().get('/page', { listSkeleton: { idField: 'id' } });
+    expect(page.json).toStrictEqual({ items: [{ id: 'a' }, { id: 'b' }], has_more: false, total_count: 2 });
+    expect(page.exchange.response?.json).toBe('ok');
+    expect(page.text).toContain('"big"');
+    const broken = await client().get('/page-broken', { listSkeleton: { idField: 'id' } });
+    expect(broken.json).toBeUndefined();
+    expect(broken.exchange.response?.json).toBe('invalid');
   });
 
   test('redirects are never followed', async () => {

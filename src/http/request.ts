@@ -33,6 +33,12 @@ export interface RequestSpec {
   readonly pace?: boolean;
   /** The check means to provoke 429s: they are not waited out and retried. @default false */
   readonly expect429?: boolean;
+  /**
+   * Read the body as a list page for a walk: checked as JSON throughout, but of its items only
+   * `idField` is kept (`list-skeleton.ts`). `json` is then that skeleton.
+   * @default undefined: the whole body is parsed
+   */
+  readonly listSkeleton?: { readonly idField: string | null };
   /** Cap on the response body; by default it scales with the `limit` asked for. */
   readonly maxBytes?: number;
   readonly timeoutMs?: number;

@@ -4,6 +4,7 @@ import type { Exchange, TransportFailureKind } from './exchange.js';
 import { describeRequest } from './exchange.js';
 import { TransportFailure } from './failures.js';
 import { DEFAULT_TIMEOUT_MS } from './layers/limits.js';
+import { listSkeleton } from './list-skeleton.js';
 import type { Send } from './layer.js';
 import type { Outgoing } from './request.js';
 
@@ -69,7 +70,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       const headers = flattenHeaders(res.headers);
       const text = bodyText(chunks, bytes, headers['content-encoding'], maxBytes);
       exchange.durationMs = Math.round(performance.now() - started);
-      const parsed = parseJson(text);
+      const parsed = parseJson(text, request.spec.listSkeleton?.idField);
       exchange.response = {
         status: res.statusCode,
         headers,
@@ -147,8 +148,11 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function parseJson(text: string): { state: 'ok' | 'invalid' | 'empty'; value: unknown } {
+/** The body parsed; with `idField` (a list page of a walk) only its skeleton, when it has one. */
+function parseJson(text: string, idField?: string | null): { state: 'ok' | 'invalid' | 'empty'; value: unknown } {
   if (text.length === 0) return { state: 'empty', value: undefined };
+  const skeleton = idField !== undefined ? listSkeleton(text, idField) : undefined;
+  if (skeleton !== undefined) return { state: 'ok', value: skeleton };
   try {
     return { state: 'ok', value: JSON.parse(text) };
   } catch {

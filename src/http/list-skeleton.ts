@@ -1,0 +1,298 @@
+/**
+ * A list page parsed lean: the body checked as JSON throughout, but built only as far as a walk
+ * reads it. The envelope's members are parsed in full except `items`, whose elements keep only
+ * their id member: `{"items": [{"id": "a", "data": {...}}], "has_more": true}` becomes
+ * `{items: [{id: "a"}], has_more: true}`. A 10000-item page is 2 MB of text; JSON.parse spends
+ * about 40 ms and most of a walk's memory building objects nobody reads.
+ *
+ * The scan follows RFC 8259 as JSON.parse does; where it finds the text not to be JSON it answers
+ * `undefined` and the caller asks JSON.parse, so that JSON.parse alone decides a body is not JSON.
+ * For duplicate names the last one wins, as with JSON.parse.
+ */
+export function listSkeleton(text: string, idField: string | null): object | undefined {
+  return new Scan(text).skeleton(idField);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+/** The letters after a backslash that stand alone: " \ / b f n r t. */
+const SHORT_ESCAPES = [QUOTE, BACKSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
+
+/** A value or a name that is not where the grammar wants one. */
+class NotJson extends Error {}
+
+/**
+ * The builder: cold paths (the root, each item's object) as methods over a cursor; the hot path,
+ * skipping what is not kept, in the functions below it, which keep the cursor in locals.
+ */
+class Scan {
+  readonly #text: string;
+  #at = 0;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  skeleton(idField: string | null): object | undefined {
+    try {
+      this.#space();
+      if (this.#code() !== OPEN_BRACE) return undefined;
+      const root = this.#members(() => this.#items(idField));
+      this.#space();
+      return this.#at === this.#text.length ? root : undefined;
+    } catch (error) {
+      if (error instanceof NotJson) return undefined;
+      throw error;
+    }
+  }
+
+  /** The elements of the items array, each object reduced to its id member. */
+  #items(idField: string | null): unknown[] {
+    const items: unknown[] = [];
+    this.#at++;
+    this.#space();
+    if (this.#code() === CLOSE_BRACKET) {
+      this.#at++;
+      return items;
+    }
+    for (;;) {
+      items.push(this.#code() === OPEN_BRACE ? this.#idOnly(idField) : this.#valueAt(this.#at));
+      this.#space();
+      const code = this.#code();
+      this.#at++;
+      if (code === CLOSE_BRACKET) return items;
+      if (code !== COMMA) throw new NotJson();
+      this.#space();
+    }
+  }
+
+  /** The object at the cursor with only its `idField` member. */
+  #idOnly(idField: string | null): object {
+    const object: Record<string, unknown> = {};
+    const text = this.#text;
+    let at = skipSpace(text, this.#at + 1);
+    if (text.charCodeAt(at) === CLOSE_BRACE) {
+      this.#at = at + 1;
+      return object;
+    }
+    for (;;) {
+      if (text.charCodeAt(at) !== QUOTE) throw new NotJson();
+      const start = at;
+      at = skipString(text, at);
+      if (at < 0) throw new NotJson();
+      const isId = idField !== null && spells(text, start, at, idField);
+      at = skipSpace(text, at);
+      if (text.charCodeAt(at) !== COLON) throw new NotJson();
+      at = skipSpace(text, at + 1);
+      if (isId) {
+        this.#at = at;
+        put(object, idField, this.#valueAt(at));
+        at = this.#at;
+      } else {
+        at = skipValue(text, at);
+        if (at < 0) throw new NotJson();
+      }
+      at = skipSpace(text, at);
+      const code = text.charCodeAt(at);
+      at = skipSpace(text, at + 1);
+      if (code === CLOSE_BRACE) {
+        this.#at = at;
+        return object;
+      }
+      if (code !== COMMA) throw new NotJson();
+    }
+  }
+
+  /** The root object, every member parsed but `items`, which `items` reads. */
+  #members(items: () => unknown): object {
+    const object: Record<string, unknown> = {};
+    this.#at++;
+    this.#space();
+    if (this.#code() === CLOSE_BRACE) {
+      this.#at++;
+      return object;
+    }
+    for (;;) {
+      const name = this.#name();
+      this.#space();
+      if (this.#code() !== COLON) throw new NotJson();
+      this.#at++;
+      this.#space();
+      put(object, name, name === 'items' && this.#code() === OPEN_BRACKET ? items() : this.#valueAt(this.#at));
+      this.#space();
+      const code = this.#code();
+      this.#at++;
+      if (code === CLOSE_BRACE) return object;
+      if (code !== COMMA) throw new NotJson();
+      this.#space();
+    }
+  }
+
+  /** A member's name, its escapes decoded. */
+  #name(): string {
+    const start = this.#at;
+    if (this.#code() !== QUOTE) throw new NotJson();
+    this.#at = skipString(this.#text, start);
+    if (this.#at < 0) throw new NotJson();
+    return decodeString(this.#text, start, this.#at);
+  }
+
+  /** The value at the cursor: a string is cut out; anything else goes to JSON.parse once its end is found. */
+  #valueAt(start: number): unknown {
+    const end = skipValue(this.#text, start);
+    if (end < 0) throw new NotJson();
+    this.#at = end;
+    if (this.#text.charCodeAt(start) === QUOTE) return decodeString(this.#text, start, end);
+    return JSON.parse(this.#text.slice(start, end));
+  }
+
+  #space(): void {
+    this.#at = skipSpace(this.#text, this.#at);
+  }
+
+  /** The code unit at the cursor; NaN past the end, which matches nothing. */
+  #code(): number {
+    return this.#text.charCodeAt(this.#at);
+  }
+}
+
+/** The string from `start` (its opening quote) to `end` (past its closing one), decoded. */
+function decodeString(text: string, start: number, end: number): string {
+  return hasEscape(text, start, end) ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1);
+}
+
+/** Whether the string from `start` to `end` spells `name`, compared in place when it holds no escape. */
+function spells(text: string, start: number, end: number, name: string): boolean {
+  if (hasEscape(text, start, end)) return JSON.parse(text.slice(start, end)) === name;
+  return end - start - 2 === name.length && text.startsWith(name, start + 1);
+}
+
+function hasEscape(text: string, start: number, end: number): boolean {
+  for (let at = start + 1; at < end; at++) if (text.charCodeAt(at) === BACKSLASH) return true;
+  return false;
+}
+
+/** Past space, tab, line feed and carriage return: JSON's whitespace, nothing else. */
+function skipSpace(text: string, at: number): number {
+  for (let code = text.charCodeAt(at); code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09; code = text.charCodeAt(++at));
+  return at;
+}
+
+/** Past one value of any depth from `at`, or -1 where the text stops being JSON. */
+function skipValue(text: string, at: number): number {
+  const first = text.charCodeAt(at);
+  if (first === QUOTE) return skipString(text, at);
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) return skipScalar(text, at, first);
+  // The containers open, as the code unit that closes each: a stack, not recursion.
+  const open: number[] = [];
+  for (;;) {
+    let code = text.charCodeAt(at);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      at = skipSpace(text, at + 1);
+      const close = code === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+      if (text.charCodeAt(at) !== close) {
+        open.push(close);
+        if (close === CLOSE_BRACE && (at = skipName(text, at)) < 0) return -1;
+        continue;
+      }
+      at++;
+    } else if (code === QUOTE) at = skipString(text, at);
+    else at = skipScalar(text, at, code);
+    if (at < 0) return -1;
+    // After a value: a comma, or the end of as many containers as close here.
+    for (;;) {
+      if (open.length === 0) return at;
+      at = skipSpace(text, at);
+      code = text.charCodeAt(at);
+      at++;
+      if (code === COMMA) {
+        at = skipSpace(text, at);
+        if (open[open.length - 1] === CLOSE_BRACE && (at = skipName(text, at)) < 0) return -1;
+        break;
+      }
+      if (code !== open.pop()) return -1;
+    }
+  }
+}
+
+/** Past the number or literal starting at `at` with `code`, or -1. */
+function skipScalar(text: string, at: number, code: number): number {
+  return code === MINUS || (code >= ZERO && code <= NINE) ? skipNumber(text, at) : skipLiteral(text, at);
+}
+
+/** Past `"name" :` and the space after it, or -1. */
+function skipName(text: string, at: number): number {
+  if (text.charCodeAt(at) !== QUOTE) return -1;
+  at = skipString(text, at);
+  if (at < 0) return -1;
+  at = skipSpace(text, at);
+  if (text.charCodeAt(at) !== COLON) return -1;
+  return skipSpace(text, at + 1);
+}
+
+/** Past the string whose opening quote is at `at`, or -1. */
+function skipString(text: string, at: number): number {
+  const end = text.length;
+  for (at++; at < end; at++) {
+    const code = text.charCodeAt(at);
+    if (code === QUOTE) return at + 1;
+    if (code < 0x20) return -1;
+    if (code === BACKSLASH) {
+      const next = text.charCodeAt(at + 1);
+      if (next === 0x75 /* u */) {
+        if (!HEX4.test(text.slice(at + 2, at + 6))) return -1;
+        at += 5;
+      } else if (SHORT_ESCAPES.includes(next)) at++;
+      else return -1;
+    }
+  }
+  return -1;
+}
+
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/** Past -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?, or -1. */
+function skipNumber(text: string, at: number): number {
+  if (text.charCodeAt(at) === MINUS) at++;
+  if (text.charCodeAt(at) === ZERO) at++;
+  else if ((at = skipDigits(text, at)) < 0) return -1;
+  if (text.charCodeAt(at) === DOT && (at = skipDigits(text, at + 1)) < 0) return -1;
+  const e = text.charCodeAt(at);
+  if (e === 0x65 || e === 0x45) {
+    const sign = text.charCodeAt(++at);
+    if (sign === PLUS || sign === MINUS) at++;
+    if ((at = skipDigits(text, at)) < 0) return -1;
+  }
+  return at;
+}
+
+/** Past [0-9]+, or -1 when there is no digit. */
+function skipDigits(text: string, at: number): number {
+  const start = at;
+  for (let code = text.charCodeAt(at); code >= ZERO && code <= NINE; code = text.charCodeAt(++at));
+  return at > start ? at : -1;
+}
+
+function skipLiteral(text: string, at: number): number {
+  for (const literal of LITERALS) if (text.startsWith(literal, at)) return at + literal.length;
+  return -1;
+}
+
+const LITERALS = ['true', 'false', 'null'];
+
+/** Sets a member as JSON.parse does: one named __proto__ is a member, not the prototype. */
+function put(object: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
+  else object[name] = value;
+}
