@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import { REDACTED, Redactor } from '../src/http/redactor.js';
 
 const KEY = 'sk_Asusta4xgNsmTsgEl5ghfTvO-F7VYxdr';
@@ -49,5 +50,42 @@ describe('redactor, encoded forms', () => {
         expect(redactor.redact(`Basic ${encoded}`)).toContain(REDACTED);
       }
     }
+  });
+});
+
+describe('redactor, bodies in bytes', () => {
+  const secrets = ['sk_Q9vLmT2xRk8NwZpA4sYhJc6uEb1GdFo3', 'sk_short7', 'sk_éàü_not_ascii_at_all'];
+  /** A body: filler around pieces of the secrets, raw or encoded, cut anywhere. */
+  const body = fc
+    .array(
+      fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.tuple(fc.constantFrom(...secrets), fc.nat(40), fc.integer({ min: 1, max: 40 })).map(([s, from, length]) => s.slice(from, from + length)),
+        fc.constantFrom(...secrets).map((s) => Buffer.from(`${s}:`).toString('base64')),
+        fc.constantFrom(...secrets).map(encodeURIComponent),
+      ),
+      { maxLength: 12 },
+    )
+    .map((pieces) => pieces.join(''));
+
+  test('leaksIn on the bytes answers what leaks answers on the decoded text, for any secrets known', () => {
+    fc.assert(
+      fc.property(fc.subarray(secrets, { minLength: 1 }), body, (known, text) => {
+        const r = new Redactor();
+        for (const secret of known) r.add(secret, 'sk_');
+        const bytes = Buffer.from(text);
+        expect(r.leaksIn(bytes)).toBe(r.leaks(bytes.toString('utf8')));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('finds a part of a secret in a large body without decoding it, and nothing in a clean one', () => {
+    const r = new Redactor();
+    r.add(secrets[0], 'sk_');
+    const clean = Buffer.from(JSON.stringify({ items: Array.from({ length: 20_000 }, (_, i) => ({ id: `rec_${i}` })) }));
+    expect(r.leaksIn(clean)).toBe(false);
+    const leaky = Buffer.concat([clean, Buffer.from(secrets[0]!.slice(10, 18))]);
+    expect(r.leaksIn(leaky)).toBe(true);
   });
 });

@@ -3,6 +3,8 @@
  * raw, URL-encoded or base64-encoded, and so is any run of 8 or more consecutive characters of
  * a secret's part after the key prefix (the clause catalogue calls such a run "a part of the secret").
  */
+import { RunIndex } from './run-index.js';
+
 export const REDACTED = '[REDACTED]';
 
 /** Shortest run of a secret that counts as a part of it (clause catalogue, KEY). */
@@ -18,6 +20,8 @@ export class Redactor {
   readonly #secrets: KnownSecret[] = [];
   #whole: RegExp | null = null;
   #part: RegExp | null = null;
+  /** Every part and the first part of every whole form, as UTF-8 runs; null: not built yet; false: cannot be (see leaksIn). */
+  #runs: RunIndex | false | null = null;
 
   /** Adds a secret; `prefix` is the deployment's key prefix when known. */
   add(value: string | null | undefined, prefix: string | null = null): void {
@@ -26,6 +30,7 @@ export class Redactor {
     this.#secrets.push({ value, body });
     this.#whole = null;
     this.#part = null;
+    this.#runs = null;
   }
 
   /**
@@ -38,6 +43,7 @@ export class Redactor {
     this.#secrets.push({ value, body: '' });
     this.#whole = null;
     this.#part = null;
+    this.#runs = null;
   }
 
   get size(): number {
@@ -50,6 +56,17 @@ export class Redactor {
     const part = this.#partPattern();
     part.lastIndex = 0;
     return this.#wholePattern().test(text) || part.test(text);
+  }
+
+  /**
+   * `leaks` for a body still in bytes, without decoding it: a body that holds none of the runs any
+   * leak must contain is clean; one that holds some is decoded and judged by `leaks`.
+   */
+  leaksIn(bytes: Uint8Array): boolean {
+    if (this.#secrets.length === 0 || bytes.length < SECRET_PART_LENGTH) return false;
+    const runs = this.#runIndex();
+    if (runs !== false && runs.find(bytes) < 0) return false;
+    return this.leaks(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   }
 
   redact(text: string): string {
@@ -88,6 +105,24 @@ export class Redactor {
       this.#part = alternation([...windows]);
     }
     return this.#part;
+  }
+
+  /**
+   * Each part of a secret is a run, and so is the start of each whole form: a text that holds a
+   * form holds its first part. Where a run would not be SECRET_PART_LENGTH bytes (a form shorter
+   * than a part, a secret outside ASCII), there is no index and leaksIn decodes every body.
+   */
+  #runIndex(): RunIndex | false {
+    if (this.#runs === null) {
+      const strings = new Set<string>();
+      for (const { value, body } of this.#secrets) {
+        for (let i = 0; i + SECRET_PART_LENGTH <= body.length; i++) strings.add(body.slice(i, i + SECRET_PART_LENGTH));
+        for (const form of [value, encodeURIComponent(value), ...base64Forms(value)]) strings.add(form.slice(0, SECRET_PART_LENGTH));
+      }
+      const runs = [...strings].map((s) => Buffer.from(s, 'utf8'));
+      this.#runs = runs.every((run) => run.length === SECRET_PART_LENGTH) ? new RunIndex(SECRET_PART_LENGTH, runs) : false;
+    }
+    return this.#runs;
   }
 
   /** Replaces each partial run, extended as far as it keeps following the secret. */
