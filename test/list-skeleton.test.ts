@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listSkeleton } from '../src/http/list-skeleton.js';
+import { listSkeleton as scanBytes } from '../src/http/list-skeleton.js';
+
+/** The skeleton of a body sent as this text (UTF-8, as the transport receives it). */
+const listSkeleton = (text: string, idField: string | null) => scanBytes(Buffer.from(text), idField);
 
 /** What the skeleton of a parsed body must equal: the envelope, each item object cut to its id. */
 function expected(body: unknown, idField: string | null): unknown {
@@ -19,9 +22,10 @@ function expected(body: unknown, idField: string | null): unknown {
   return out;
 }
 
+/** JSON.parse of the body as the transport decodes it (a lone surrogate arrives as U+FFFD). */
 function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(Buffer.from(text).toString('utf8')) };
   } catch {
     return { ok: false };
   }

@@ -49,7 +49,7 @@ if (file && isMainThread) {
     rows.push({ check: exchange.check ?? '', method, path, credential });
     if (status >= 200 && status < 300 && method === 'POST') {
       try {
-        const values = stringsOf(JSON.parse(body));
+        const values = stringsOf(JSON.parse(new TextDecoder().decode(body)));
         if (values.length > 0) created.push(values);
       } catch {
         // Not JSON: nothing to remember.

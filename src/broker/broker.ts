@@ -55,14 +55,14 @@ export class Broker {
     return (kind && words[kind]) ?? 'a key';
   }
 
-  /** Adds an exchange; `body` is the complete response text, scanned here for revealed secrets. */
-  record(exchange: Exchange, body: string): number {
+  /** Adds an exchange; `body` is the complete response body, scanned here for revealed secrets. */
+  record(exchange: Exchange, body: Uint8Array): number {
     const seq = this.#log.length;
     exchange.seq = seq;
     if (!this.#bucketKinds.has(exchange.bucket)) this.#bucketKinds.set(exchange.bucket, exchange.auth);
     if (exchange.response) {
       const headerText = Object.values(exchange.response.headers).join('\n');
-      const leaks = this.#revealed.leaks(body) || this.#revealed.leaks(headerText) ? this.#whichLeak(body, headerText) : [];
+      const leaks = this.#revealed.leaksIn(body) || this.#revealed.leaks(headerText) ? this.#whichLeak(Buffer.from(body).toString('utf8'), headerText) : [];
       if (leaks.length > 0) exchange.leaks = leaks;
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
     } else {

@@ -28,7 +28,7 @@ export interface BrokerContract {
   reserve(bucket: string, anonymous: boolean, count: number): Promise<void>;
   untilFresh(bucket: string, anonymous: boolean): Promise<void>;
   /** Adds an exchange to the log; resolves to its place in it. */
-  record(exchange: Exchange, body: string): number;
+  record(exchange: Exchange, body: Uint8Array): number;
   addRevealedSecret(value: string): void;
   addCandidateSecret(value: string): void;
   secrets(): string[];

@@ -46,8 +46,10 @@ export class RemoteBroker implements ClientHooks {
     await this.#call('untilFresh', bucket, anonymous);
   }
 
-  async record(exchange: Exchange, body: string): Promise<void> {
-    exchange.seq = await this.#call('record', exchange, body);
+  async record(exchange: Exchange, body: Uint8Array): Promise<void> {
+    // A view on a larger buffer (a pooled slab, a socket read) would send the whole buffer across.
+    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : body.slice();
+    exchange.seq = await this.#call('record', exchange, own);
   }
 
   /** A key the target revealed: redacted, and looked for in every later response (KEY-4). */

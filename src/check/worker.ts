@@ -56,7 +56,7 @@ export class WorkerState {
     return (await this.knownSecrets()).redact(text);
   }
 
-  #client(record: (exchange: Exchange, body: string) => Promise<void>, currentCheck: () => string | undefined): HttpClient {
+  #client(record: (exchange: Exchange, body: Uint8Array) => Promise<void>, currentCheck: () => string | undefined): HttpClient {
     const { run } = this;
     return new HttpClient({
       baseUrl: run.baseUrl,

@@ -18,8 +18,8 @@ export { closeDispatcher, LOGGED_BODY_LIMIT } from './transport.js';
 export interface ClientHooks {
   /** Resolves when the bucket's rate-limit budget allows one more request. */
   acquire(bucket: string, anonymous: boolean): Promise<void>;
-  /** Adds a finished exchange to the run's log; `body` is the complete response text. */
-  record(exchange: Exchange, body: string): Promise<void>;
+  /** Adds a finished exchange to the run's log; `body` is the complete response body. */
+  record(exchange: Exchange, body: Uint8Array): Promise<void>;
   /** Paces a request any of several keys may carry; answers the index of the one to use. Needed with a key pool. */
   acquireAny?(buckets: readonly string[]): Promise<number>;
 }

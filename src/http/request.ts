@@ -48,7 +48,10 @@ export interface HttpResponse {
   readonly status: number;
   /** Lower-case names; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
+  /** The body decoded as UTF-8 (for a list page read as a skeleton, decoded when first read). */
   readonly text: string;
+  /** The body's bytes, its content coding removed. */
+  readonly raw: Buffer;
   /** The parsed body; undefined when it is not JSON (see `exchange.response.json`). */
   readonly json: unknown;
   readonly exchange: Exchange;

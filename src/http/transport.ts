@@ -68,19 +68,30 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
         chunks.push(chunk);
       }
       const headers = flattenHeaders(res.headers);
-      const text = bodyText(chunks, bytes, headers['content-encoding'], maxBytes);
+      const raw = bodyBytes(chunks, bytes, headers['content-encoding'], maxBytes);
       exchange.durationMs = Math.round(performance.now() - started);
-      const parsed = parseJson(text, request.spec.listSkeleton?.idField);
+      const lean = request.spec.listSkeleton;
+      // A walk's page is not decoded whole unless someone reads `text`: the scan reads the bytes.
+      let text = lean ? null : raw.toString('utf8');
+      const parsed = lean ? parseListPage(raw, lean.idField) : parseJson(text!);
       exchange.response = {
         status: res.statusCode,
         headers,
-        // A copy, not a slice: V8's slice would keep the whole (up to 40 MB) body alive in the log.
-        body: text.length > LOGGED_BODY_LIMIT ? Buffer.from(text.slice(0, LOGGED_BODY_LIMIT)).toString() : text,
+        body: loggedBody(raw, text),
         bytes,
-        truncated: text.length > LOGGED_BODY_LIMIT,
+        truncated: text === null ? raw.length > LOGGED_BODY_LIMIT : text.length > LOGGED_BODY_LIMIT,
         json: parsed.state,
       };
-      return { status: res.statusCode, headers, text, json: parsed.value, exchange };
+      return {
+        status: res.statusCode,
+        headers,
+        get text() {
+          return (text ??= raw.toString('utf8'));
+        },
+        raw,
+        json: parsed.value,
+        exchange,
+      };
     } catch (error) {
       exchange.durationMs = Math.round(performance.now() - started);
       const [kind, message] = classify(error, timeoutMs, bytes, headersArrived);
@@ -113,13 +124,20 @@ class BodyTooLarge extends Error {
 }
 
 /**
- * The body as text, its chunks joined (no copy when it came in one) and released before the
- * caller parses the text: a large page is not held three times (chunks, joined, text) at once.
+ * The body's bytes, its chunks joined (no copy when it came in one) and released before the
+ * caller parses it: a large page is not held three times (chunks, joined, text) at once.
  */
-function bodyText(chunks: Buffer[], bytes: number, coding: string | undefined, maxBytes: number): string {
+function bodyBytes(chunks: Buffer[], bytes: number, coding: string | undefined, maxBytes: number): Buffer {
   const joined = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
   chunks.length = 0;
-  return decode(joined, coding, maxBytes).toString('utf8');
+  return decode(joined, coding, maxBytes);
+}
+
+/** What the log keeps of a body: its first LOGGED_BODY_LIMIT characters, a copy that holds nothing else alive. */
+function loggedBody(raw: Buffer, text: string | null): string {
+  if (text === null) return raw.toString('utf8', 0, LOGGED_BODY_LIMIT).slice(0, LOGGED_BODY_LIMIT);
+  // A copy, not a slice: V8's slice would keep the whole (up to 40 MB) body alive in the log.
+  return text.length > LOGGED_BODY_LIMIT ? Buffer.from(text.slice(0, LOGGED_BODY_LIMIT)).toString() : text;
 }
 
 /**
@@ -148,11 +166,17 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-/** The body parsed; with `idField` (a list page of a walk) only its skeleton, when it has one. */
-function parseJson(text: string, idField?: string | null): { state: 'ok' | 'invalid' | 'empty'; value: unknown } {
+type Parsed = { state: 'ok' | 'invalid' | 'empty'; value: unknown };
+
+/** A list page of a walk: its skeleton (`list-skeleton.ts`), or JSON.parse's word where the scan has none. */
+function parseListPage(raw: Buffer, idField: string | null): Parsed {
+  if (raw.length === 0) return { state: 'empty', value: undefined };
+  const skeleton = listSkeleton(raw, idField);
+  return skeleton !== undefined ? { state: 'ok', value: skeleton } : parseJson(raw.toString('utf8'));
+}
+
+function parseJson(text: string): Parsed {
   if (text.length === 0) return { state: 'empty', value: undefined };
-  const skeleton = idField !== undefined ? listSkeleton(text, idField) : undefined;
-  if (skeleton !== undefined) return { state: 'ok', value: skeleton };
   try {
     return { state: 'ok', value: JSON.parse(text) };
   } catch {
