@@ -64,21 +64,10 @@ class Scan {
   #items(idField: string | null): unknown[] {
     const items: unknown[] = [];
     const idBytes = idField === null ? null : Buffer.from(idField);
-    this.#at++;
-    this.#space();
-    if (this.#code() === CLOSE_BRACKET) {
-      this.#at++;
-      return items;
-    }
-    for (;;) {
-      items.push(this.#code() === OPEN_BRACE ? this.#idOnly(idField, idBytes) : this.#valueAt(this.#at));
-      this.#space();
-      const code = this.#code();
-      this.#at++;
-      if (code === CLOSE_BRACKET) return items;
-      if (code !== COMMA) throw new NotJson();
-      this.#space();
-    }
+    if (this.#opensEmpty(CLOSE_BRACKET)) return items;
+    do items.push(this.#code() === OPEN_BRACE ? this.#idOnly(idField, idBytes) : this.#valueAt(this.#at));
+    while (!this.#closes(CLOSE_BRACKET));
+    return items;
   }
 
   /** The object at the cursor with only its `idField` member. */
@@ -121,26 +110,36 @@ class Scan {
   /** The root object, every member parsed but `items`, which `items` reads. */
   #members(items: () => unknown): object {
     const object: Record<string, unknown> = {};
-    this.#at++;
-    this.#space();
-    if (this.#code() === CLOSE_BRACE) {
-      this.#at++;
-      return object;
-    }
-    for (;;) {
+    if (this.#opensEmpty(CLOSE_BRACE)) return object;
+    do {
       const name = this.#name();
       this.#space();
       if (this.#code() !== COLON) throw new NotJson();
       this.#at++;
       this.#space();
       put(object, name, name === 'items' && this.#code() === OPEN_BRACKET ? items() : this.#valueAt(this.#at));
-      this.#space();
-      const code = this.#code();
-      this.#at++;
-      if (code === CLOSE_BRACE) return object;
-      if (code !== COMMA) throw new NotJson();
-      this.#space();
-    }
+    } while (!this.#closes(CLOSE_BRACE));
+    return object;
+  }
+
+  /** Past the opening byte at the cursor and the space after it; true when `close` follows at once (and is passed too). */
+  #opensEmpty(close: number): boolean {
+    this.#at++;
+    this.#space();
+    if (this.#code() !== close) return false;
+    this.#at++;
+    return true;
+  }
+
+  /** Past the comma, or the `close` that ends the container, after a member or an element; true for `close`. */
+  #closes(close: number): boolean {
+    this.#space();
+    const code = this.#code();
+    this.#at++;
+    if (code === close) return true;
+    if (code !== COMMA) throw new NotJson();
+    this.#space();
+    return false;
   }
 
   /** A member's name, its escapes decoded. */
