@@ -48,7 +48,8 @@ export class RemoteBroker implements ClientHooks {
 
   async record(exchange: Exchange, body: Uint8Array): Promise<void> {
     // A view on a larger buffer (a pooled slab, a socket read) would send the whole buffer across.
-    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : body.slice();
+    // Uint8Array's slice copies; a Buffer's own slice is another view.
+    const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : Uint8Array.prototype.slice.call(body);
     exchange.seq = await this.#call('record', exchange, own);
   }
 
