@@ -83,27 +83,13 @@ export class Redactor {
   }
 
   #wholePattern(): RegExp {
-    if (!this.#whole) {
-      const forms = new Set<string>();
-      for (const { value } of this.#secrets) {
-        forms.add(value);
-        forms.add(encodeURIComponent(value));
-        for (const form of base64Forms(value)) forms.add(form);
-      }
-      this.#whole = alternation([...forms]);
-    }
+    this.#whole ??= alternation(this.#wholeForms());
     this.#whole.lastIndex = 0;
     return this.#whole;
   }
 
   #partPattern(): RegExp {
-    if (!this.#part) {
-      const windows = new Set<string>();
-      for (const { body } of this.#secrets) {
-        for (let i = 0; i + SECRET_PART_LENGTH <= body.length; i++) windows.add(body.slice(i, i + SECRET_PART_LENGTH));
-      }
-      this.#part = alternation([...windows]);
-    }
+    this.#part ??= alternation(this.#parts());
     return this.#part;
   }
 
@@ -114,15 +100,31 @@ export class Redactor {
    */
   #runIndex(): RunIndex | false {
     if (this.#runs === null) {
-      const strings = new Set<string>();
-      for (const { value, body } of this.#secrets) {
-        for (let i = 0; i + SECRET_PART_LENGTH <= body.length; i++) strings.add(body.slice(i, i + SECRET_PART_LENGTH));
-        for (const form of [value, encodeURIComponent(value), ...base64Forms(value)]) strings.add(form.slice(0, SECRET_PART_LENGTH));
-      }
+      const strings = new Set([...this.#parts(), ...this.#wholeForms().map((form) => form.slice(0, SECRET_PART_LENGTH))]);
       const runs = [...strings].map((s) => Buffer.from(s, 'utf8'));
       this.#runs = runs.every((run) => run.length === SECRET_PART_LENGTH) ? new RunIndex(SECRET_PART_LENGTH, runs) : false;
     }
     return this.#runs;
+  }
+
+  /** Every secret as it may appear whole: raw, URL-encoded, base64-encoded. */
+  #wholeForms(): string[] {
+    const forms = new Set<string>();
+    for (const { value } of this.#secrets) {
+      forms.add(value);
+      forms.add(encodeURIComponent(value));
+      for (const form of base64Forms(value)) forms.add(form);
+    }
+    return [...forms];
+  }
+
+  /** Every run of SECRET_PART_LENGTH characters of a secret's part after the prefix. */
+  #parts(): string[] {
+    const windows = new Set<string>();
+    for (const { body } of this.#secrets) {
+      for (let i = 0; i + SECRET_PART_LENGTH <= body.length; i++) windows.add(body.slice(i, i + SECRET_PART_LENGTH));
+    }
+    return [...windows];
   }
 
   /** Replaces each partial run, extended as far as it keeps following the secret. */
