@@ -73,38 +73,19 @@ class Scan {
   /** The object at the cursor with only its `idField` member. */
   #idOnly(idField: string | null, idBytes: Buffer | null): object {
     const object: Record<string, unknown> = {};
+    if (this.#opensEmpty(CLOSE_BRACE)) return object;
     const text = this.#text;
-    let at = skipSpace(text, this.#at + 1);
-    if (text[at]! === CLOSE_BRACE) {
-      this.#at = at + 1;
-      return object;
-    }
-    for (;;) {
-      if (text[at]! !== QUOTE) throw new NotJson();
-      const start = at;
-      at = skipString(text, at);
-      if (at < 0) throw new NotJson();
-      const isId = idBytes !== null && spells(text, start, at, idBytes);
-      at = skipSpace(text, at);
-      if (text[at]! !== COLON) throw new NotJson();
-      at = skipSpace(text, at + 1);
-      if (isId) {
-        this.#at = at;
-        put(object, idField!, this.#valueAt(at));
-        at = this.#at;
-      } else {
-        at = skipValue(text, at);
-        if (at < 0) throw new NotJson();
-      }
-      at = skipSpace(text, at);
-      const code = text[at]!;
-      at = skipSpace(text, at + 1);
-      if (code === CLOSE_BRACE) {
-        this.#at = at;
-        return object;
-      }
-      if (code !== COMMA) throw new NotJson();
-    }
+    do {
+      const start = this.#at;
+      if (text[start]! !== QUOTE) throw new NotJson();
+      const nameEnd = skipString(text, start);
+      if (nameEnd < 0) throw new NotJson();
+      const valueStart = skipColon(text, nameEnd);
+      if (valueStart < 0) throw new NotJson();
+      if (idBytes !== null && spells(text, start, nameEnd, idBytes)) put(object, idField!, this.#valueAt(valueStart));
+      else if ((this.#at = skipValue(text, valueStart)) < 0) throw new NotJson();
+    } while (!this.#closes(CLOSE_BRACE));
+    return object;
   }
 
   /** The root object, every member parsed but `items`, which `items` reads. */
@@ -113,10 +94,8 @@ class Scan {
     if (this.#opensEmpty(CLOSE_BRACE)) return object;
     do {
       const name = this.#name();
-      this.#space();
-      if (this.#code() !== COLON) throw new NotJson();
-      this.#at++;
-      this.#space();
+      this.#at = skipColon(this.#text, this.#at);
+      if (this.#at < 0) throw new NotJson();
       put(object, name, name === 'items' && this.#code() === OPEN_BRACKET ? items() : this.#valueAt(this.#at));
     } while (!this.#closes(CLOSE_BRACE));
     return object;
@@ -241,10 +220,13 @@ function skipScalar(text: Buffer, at: number, code: number): number {
 function skipName(text: Buffer, at: number): number {
   if (text[at]! !== QUOTE) return -1;
   at = skipString(text, at);
-  if (at < 0) return -1;
+  return at < 0 ? -1 : skipColon(text, at);
+}
+
+/** Past the space, the colon and the space after a member's name, or -1. */
+function skipColon(text: Buffer, at: number): number {
   at = skipSpace(text, at);
-  if (text[at]! !== COLON) return -1;
-  return skipSpace(text, at + 1);
+  return text[at]! === COLON ? skipSpace(text, at + 1) : -1;
 }
 
 /** Past the string whose opening quote is at `at`, or -1. */
