@@ -135,7 +135,8 @@ function bodyBytes(chunks: Buffer[], bytes: number, coding: string | undefined, 
 
 /** What the log keeps of a body: its first LOGGED_BODY_LIMIT characters, a copy that holds nothing else alive. */
 function loggedBody(raw: Buffer, text: string | null): string {
-  if (text === null) return raw.toString('utf8', 0, LOGGED_BODY_LIMIT).slice(0, LOGGED_BODY_LIMIT);
+  // No byte decodes to more than one UTF-16 unit, so these bytes give at most the limit.
+  if (text === null) return raw.toString('utf8', 0, LOGGED_BODY_LIMIT);
   // A copy, not a slice: V8's slice would keep the whole (up to 40 MB) body alive in the log.
   return text.length > LOGGED_BODY_LIMIT ? Buffer.from(text.slice(0, LOGGED_BODY_LIMIT)).toString() : text;
 }
