@@ -66,15 +66,41 @@ test('no folder imports what docs/architecture.md forbids it', () => {
   expect(broken).toEqual([]);
 });
 
-test('suites import nothing of the harness but its public face, src/kit.ts', () => {
+/** The relative imports of a source file, as paths from the root (`.js` as written). */
+function importsOf(file: string): string[] {
+  return [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map(([, target]) =>
+    relative(ROOT, normalize(join(ROOT, dirname(file), target!))),
+  );
+}
+
+/** The packages a source file imports at run time (type-only imports are erased). */
+function packagesOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  return [...text.matchAll(/^import (?!type )[^;]*? from '([^.'][^']*)'/gm)].map(([, name]) => name!);
+}
+
+test('suites import nothing of the harness but its public face, src/kit.ts (or its judging half)', () => {
   const reaching: string[] = [];
   for (const file of sources('suites')) {
-    for (const [, target] of readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
-      const resolved = relative(ROOT, normalize(join(ROOT, dirname(file), target!)));
-      if (resolved.startsWith('src/') && resolved !== 'src/kit.js') reaching.push(`${file} imports ${resolved}`);
+    for (const resolved of importsOf(file)) {
+      if (resolved.startsWith('src/') && resolved !== 'src/kit.js' && resolved !== 'src/kit-judging.js') reaching.push(`${file} imports ${resolved}`);
     }
   }
   expect(reaching).toEqual([]);
+});
+
+test("the kit's judging half reaches no test runner: a benchmark walks without loading vitest", () => {
+  const seen = new Set<string>();
+  const runners: string[] = [];
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const name of packagesOf(file)) if (name === 'vitest' || name.startsWith('vitest/')) runners.push(`${file} imports ${name}`);
+    for (const target of importsOf(file)) visit(target.replace(/\.js$/, '.ts'));
+  };
+  visit('suites/support/walk.ts');
+  expect(seen.has('src/kit-judging.ts')).toBe(true);
+  expect(runners).toEqual([]);
 });
 
 test('the kit loads outside vitest: the benchmarks walk with its helpers', () => {

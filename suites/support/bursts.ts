@@ -1,4 +1,4 @@
-import { type HttpResponse, RESET_SKEW_SECONDS, rateHeaders, sleep as defaultSleep } from '../../src/kit.js';
+import { type HttpResponse, RESET_SKEW_SECONDS, rateHeaders, sleep as defaultSleep } from '../../src/kit-judging.js';
 
 /**
  * Crossing a rate limit on purpose, soundly for fixed and sliding windows alike.

@@ -1,4 +1,4 @@
-import { type HttpResponse, type Exchange, schemaErrors } from '../../src/kit.js';
+import { type HttpResponse, type Exchange, schemaErrors } from '../../src/kit-judging.js';
 import { IdSet } from './id-set.js';
 
 /** The clauses a walk judges (API document, Pagination envelope and parameters). */

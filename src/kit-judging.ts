@@ -1,0 +1,25 @@
+/**
+ * The half of the kit that judges and needs no test runner: what requests, responses and the
+ * document's shapes look like, and the judgements several suites share. `kit.ts` re-exports all
+ * of it. Helpers in `suites/support/` that also run outside vitest (the benchmarks walk with
+ * `walk.ts`) import this face, so that a benchmark's process does not load vitest (about 25 MB)
+ * to walk a collection; `test/import-rules.test.ts` holds it to reaching no test runner.
+ */
+
+// What requests and responses look like.
+export type { Credential, HttpResponse } from './http/client.js';
+export { describeRequest, type Exchange } from './http/exchange.js';
+export { isLoopback } from './http/loopback.js';
+export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';
+export { sleep } from './sleep.js';
+
+// The target's collections and the document's shapes.
+export { idsOf, spread, type Envelope } from './check/lists.js';
+export { fillPath, type Profile } from './profile/profile.js';
+export { schemaErrors, type SchemaName } from './schemas.js';
+export { collections, COLLECTION_NAMES, type CollectionEndpoint, type CollectionName } from './target/collections.js';
+
+// Judgements shared by several suites.
+export { errorOf, hasValueAnywhere, isErrorEnvelope, type ErrorObject } from './judge/errors.js';
+export { judgedBy, RESET_SKEW_SECONDS, RUN_WIDE_JUDGES, type RunWideClause } from './judge/run-wide.js';
+export { rateHeaders, type RateHeaders } from './pacing/pacer.js';
