@@ -57,6 +57,7 @@ describe('the npm package', () => {
       'build-info.json',
       'dist/types/src/index.d.ts',
       'dist/types/src/report/types.d.ts',
+      'src/report/types.mjs',
     ]) {
       expect(paths, file).toContain(file);
     }
@@ -94,5 +95,14 @@ describe('the npm package', () => {
       { cwd: project, env },
     );
     expect(stdout.trim()).toMatch(/^function function \d+$/);
+  });
+
+  test('the report types entry point resolves at run time too, as a module with no members', async () => {
+    const { stdout } = await exec(
+      process.execPath,
+      ['--input-type=module', '-e', "const report = await import('api-v1-conformance/report'); console.log(Object.keys(report).length)"],
+      { cwd: project, env },
+    );
+    expect(stdout.trim()).toBe('0');
   });
 });
