@@ -67,13 +67,11 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
       skip(leftOut.reason);
     }
     const t = new CheckContext(run, workerState, fileShared, name);
-    workerState.current = name;
     try {
-      await body(t);
+      await workerState.runFor(name, () => body(t));
     } catch (error) {
       await settle(error, record, run, workerState, t);
     } finally {
-      if (workerState.current === name) workerState.current = undefined;
       tallyRequests(record, t.exchanges, t.propertyExchanges);
     }
     if (record.status === 'skipped' || record.status === 'not_applicable') skip(record.reason);

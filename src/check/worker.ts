@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { RemoteBroker } from '../broker/remote.js';
 import { HttpClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
@@ -13,22 +14,29 @@ export class WorkerState {
   readonly broker: RemoteBroker;
   /** The worker's client, for work shared by several checks (`t.sharedHttp`). */
   readonly http: HttpClient;
-  /**
-   * The check now running in this worker, named on the exchanges of the shared client; while
-   * concurrent checks run (`CheckOptions.concurrent`), the one that started last.
-   */
-  current: string | undefined;
   /** An earlier key of the run failed to authenticate within the allowance: later ones are tried once. */
   freshKeysFail = false;
   /** Ids whose deletion this worker recorded: a deliberate second deletion is not recorded again. */
   readonly recordedDeletions = new Set<string>();
 
+  /**
+   * The check each piece of work is done for, named on the exchanges of the shared client. It
+   * follows the work across awaits, so while concurrent checks overlap (`CheckOptions.concurrent`)
+   * each request still names its own check, and shared work (`t.once`) names the check that began it.
+   */
+  readonly #doing = new AsyncLocalStorage<string>();
+
   constructor(readonly run: RunContext) {
     this.broker = new RemoteBroker(run.broker);
     this.http = this.#client(
       (exchange, body) => this.broker.record(exchange, body),
-      () => this.current,
+      () => this.#doing.getStore(),
     );
+  }
+
+  /** Runs `body` as the work of `check`: what the shared client sends meanwhile names it. */
+  runFor<T>(check: string, body: () => Promise<T>): Promise<T> {
+    return this.#doing.run(check, body);
   }
 
   /** A client of one check: its every exchange, retries included, names the check and is also appended to `sink`. */
