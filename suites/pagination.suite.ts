@@ -48,15 +48,8 @@ async function firstPage(
 // Walks, shared by PAG-1 and PAG-6/7/8: each collection is walked once per limit and the results
 // (problems and counts, never pages) kept for the checks of every clause.
 
-const walked = new Map<CollectionName, Promise<WalkResult[]>>();
-
 function walksOf(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
-  let found = walked.get(name);
-  if (!found) {
-    found = walkAll(t, name);
-    walked.set(name, found);
-  }
-  return found;
+  return t.once(`walks of ${name}`, () => walkAll(t, name));
 }
 
 async function walkAll(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
