@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { runCli } from './support/cli.js';
+
+// Checks declared `concurrent` (CheckOptions) run at once with their neighbours in the file: the
+// key checks' and rate-limit checks' waits overlap instead of adding up, which the run's wall
+// time at real limits rests on. Proved on the ledger: KEY-7 holds its key for more than a second
+// and KEY-5 waits a second after deleting its own, so run one after the other their keys never
+// live at the same time, and run at once they do.
+
+interface LedgerLine {
+  readonly event: string;
+  readonly kind: string;
+  readonly name: string;
+}
+
+/** Where in the ledger the key whose name ends with `purpose` was created and deleted. */
+function lifetime(ledger: readonly LedgerLine[], purpose: string): { created: number; deleted: number } {
+  const at = (event: string) => ledger.findIndex((line) => line.kind === 'api_key' && line.event === event && line.name.endsWith(`-${purpose}`));
+  return { created: at('created'), deleted: at('deleted') };
+}
+
+test('concurrent checks of one file run at once: the keys of KEY-5 and KEY-7 live at the same time', async () => {
+  const result = await runCli(['--only', 'KEY-5,KEY-7', '--max-keys', '1']);
+  expect(result.exitCode, result.stderr || result.stdout).toBe(0);
+  const ledger = readFileSync(join(result.reportDir, 'ledger.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as LedgerLine);
+  const revoked = lifetime(ledger, 'revoked');
+  const lastUse = lifetime(ledger, 'last-use');
+  for (const key of [revoked, lastUse]) {
+    expect(key.created, JSON.stringify(ledger.map((l) => `${l.event} ${l.name}`))).toBeGreaterThanOrEqual(0);
+    expect(key.deleted).toBeGreaterThan(key.created);
+  }
+  // Each was created before the other was deleted.
+  expect(revoked.created).toBeLessThan(lastUse.deleted);
+  expect(lastUse.created).toBeLessThan(revoked.deleted);
+});
