@@ -128,7 +128,23 @@ check(
 );
 
 function isTimeOrNull(value: unknown): boolean {
-  return value === null || (typeof value === 'string' && !Number.isNaN(Date.parse(value)));
+  return value === null || timeOf(value) !== null;
+}
+
+/** Below this a number is a Unix time in seconds, from it on in milliseconds (1e11 s is the year 5138, 1e11 ms 1973). */
+const MILLISECONDS_FROM = 1e11;
+
+/**
+ * A last-use time in milliseconds, or null for a value that is no time. The document names a
+ * last-use time and shows no representation of it ("response field names of the key operations:
+ * not shown"): a date-time string, or a Unix time in seconds or milliseconds, as a number or digits.
+ */
+function timeOf(value: unknown): number | null {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : null;
+  if (number !== null) return Number.isFinite(number) && number > 0 ? (number < MILLISECONDS_FROM ? number * 1000 : number) : null;
+  if (typeof value !== 'string') return null;
+  const parsed = Date.parse(value);
+  return Number.isNaN(parsed) ? null : parsed;
 }
 
 /** Item paths of the profile, by the collection whose listed ids (seen by the preflight) fill them. */
@@ -267,9 +283,9 @@ check(
   async (t) => {
     await t.keys.using('last-use', async (key) => {
       // The key was used when it was created; a target may write the time a few seconds later.
-      const before = await lastUseUntil(t, key, (value) => typeof value === 'string');
+      const before = await lastUseUntil(t, key, (value) => timeOf(value) !== null);
       t.ensure(
-        typeof before.value === 'string',
+        timeOf(before.value) !== null,
         () => `the key was used but its last-use time is still ${JSON.stringify(before.value)} ${LAST_USE_SETTLE_MS / 1000} s later`,
         before.res,
       );
@@ -277,9 +293,9 @@ check(
       await sleep(1100);
       const use = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       t.ensure(use.status === 200, () => `using the key again answered ${use.status}`, use);
-      const after = await lastUseUntil(t, key, (value) => movedOn(before.value as string, value));
+      const after = await lastUseUntil(t, key, (value) => movedOn(before.value, value));
       t.ensure(
-        movedOn(before.value as string, after.value),
+        movedOn(before.value, after.value),
         () => `the last-use time stayed ${JSON.stringify(after.value)} after the key was used again (before: ${JSON.stringify(before.value)})`,
         before.res,
         use,
@@ -308,8 +324,9 @@ async function lastUse(t: CheckContext, key: CreatedKey): Promise<{ value: unkno
   return { value: listed!.item[t.profile.apiKeyFields.lastUsedAt!], res: listed!.res };
 }
 
-function movedOn(before: string, after: unknown): boolean {
-  return typeof after === 'string' && Date.parse(after) > Date.parse(before);
+function movedOn(before: unknown, after: unknown): boolean {
+  const [from, to] = [timeOf(before), timeOf(after)];
+  return from !== null && to !== null && to > from;
 }
 
 check(

@@ -1,5 +1,6 @@
 import { check, type CheckContext, type SchemaName, type CollectionName, idsOf, spread, fillPath, type Envelope } from '../src/kit.js';
 import { chooseByValueClasses, describeDifference, memberDifferences } from './support/members.js';
+import { retrievedResource } from './support/retrieval.js';
 
 // RES: resources and their fields (API document, Resources and their fields).
 
@@ -30,7 +31,7 @@ for (const { clause, collection, schema, what } of SHAPED) {
     for (const id of spread(idsOf(page.items), Math.min(3, t.lists.retrievalBudget()))) {
       const res = await t.http.get(fillPath(item!, id));
       t.ensure(res.status === 200, () => `retrieving ${what} ${id} answered ${res.status}`, res);
-      t.lists.ensureItems([t.json(res)], schema, `retrieved ${what}`, res);
+      t.lists.ensureItems([retrievedResource(t.json(res), id)], schema, `retrieved ${what}`, res);
     }
   });
 }
@@ -118,7 +119,7 @@ for (const { collection, what } of [...RETRIEVABLE, ...TAXONOMY_PARTS]) {
         continue;
       }
       compared++;
-      const found = memberDifferences(listed, t.json(res));
+      const found = memberDifferences(listed, retrievedResource(t.json(res), id as string));
       if (found.length === 0) continue;
       differences.push(...found.map((d) => `${what} ${String(id)}: ${describeDifference(d)}`));
       evidence.push(res);

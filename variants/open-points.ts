@@ -26,6 +26,11 @@ export const OPEN_POINTS = {
     text: 'How a window is kept: fixed from the first request, aligned on the clock, sliding, a token bucket (not stated)',
   },
   'rate-ceiling': { section: 'Limits', text: "A dedicated deployment's own per-key ceiling (declared in the profile)" },
+  'last-use-format': {
+    section: 'Other resources',
+    text: 'How the last-use time is written: a date-time string, or a Unix time in seconds or milliseconds (not stated)',
+  },
+  'retrieval-payloads': { section: 'Details and open points', text: 'Path and payload of the retrievals (not shown)' },
   'last-use-timing': { section: 'Other resources', text: 'When the last-use time is written (not stated)' },
   'key-last-use-none': { section: 'Other resources', text: 'How the key list shows that a key was never used: a null last-use time or no member (not stated)' },
   'key-propagation': { section: 'Details and open points', text: 'How soon a new key takes effect (not stated; KEY-1 allows 10 s)' },

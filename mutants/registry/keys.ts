@@ -4,6 +4,7 @@ import keyEchoedInHeader from '../key-echoed-in-header.js';
 import keyShownOnRetrieval from '../key-shown-on-retrieval.js';
 import unusedKeysUnlisted from '../unused-keys-unlisted.js';
 import lastUsedNeverUpdated from '../last-used-never-updated.js';
+import lastUsedNotATime from '../last-used-not-a-time.js';
 import missingKeyName422 from '../missing-key-name-422.js';
 import newKeyPropagationDelay from '../new-key-propagation-delay.js';
 import revokedKeyGrace from '../revoked-key-grace.js';
@@ -21,6 +22,7 @@ export const KEY_MUTANTS = {
   'second-delete-200': secondDelete200,
   'deleted-key-still-listed': deletedKeyStillListed,
   'last-used-never-updated': lastUsedNeverUpdated,
+  'last-used-not-a-time': lastUsedNotATime,
   'unused-keys-unlisted': unusedKeysUnlisted,
   'missing-key-name-422': missingKeyName422,
 } as const;

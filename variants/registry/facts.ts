@@ -30,6 +30,8 @@ import error400TypeOther from '../error-400-type-other.js';
 import validationCodeNull from '../validation-code-null.js';
 import validationCodeOther from '../validation-code-other.js';
 import conflict409DuplicateKeyName from '../conflict-409-duplicate-key-name.js';
+import lastUseUnixSeconds from '../last-use-unix-seconds.js';
+import retrievalWrapped from '../retrieval-wrapped.js';
 
 /** Variants that choose a fact the document marks "not shown" differently. */
 export const FACT_VARIANTS = {
@@ -65,4 +67,6 @@ export const FACT_VARIANTS = {
   'validation-code-null': validationCodeNull,
   'validation-code-other': validationCodeOther,
   'conflict-409-duplicate-key-name': conflict409DuplicateKeyName,
+  'last-use-unix-seconds': lastUseUnixSeconds,
+  'retrieval-wrapped': retrievalWrapped,
 } as const;
