@@ -119,6 +119,16 @@ describe('invalidSubmission', () => {
     expect([...indexes].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
+  test('keeps valid rows to the sample row exactly, unless any data object is accepted', () => {
+    const validRows = (input: { body: Record<string, unknown>; rowIndex: number | null }) =>
+      (input.body.rows as { data: unknown }[]).filter((_, index) => index !== input.rowIndex).map((row) => row.data);
+    for (const input of fc.sample(invalidSubmission(base, ['data-not-object']), { seed: 7, numRuns: 100 })) {
+      for (const data of validRows(input)) expect(data).toEqual(base.data);
+    }
+    const numbered = fc.sample(invalidSubmission({ ...base, anyData: true }, ['data-not-object']), { seed: 7, numRuns: 100 }).flatMap(validRows);
+    expect(numbered.some((data) => 'seq' in (data as object))).toBe(true);
+  });
+
   test('allows 400 only for a row without data', () => {
     for (const input of fc.sample(invalidSubmission(base), { seed: 9, numRuns: 300 })) {
       expect(input.statuses).toEqual(input.kind === 'data-missing' ? [400, 422] : [422]);

@@ -22,6 +22,12 @@ export interface SubmissionBase {
   readonly taxonomyId: string;
   /** A valid row `data` object (tagged with the run id by the caller). */
   readonly data: Readonly<Record<string, unknown>>;
+  /**
+   * Any data object is accepted (the profile says so): each valid row then carries its index as
+   * `seq`, so that rows differ. Otherwise each is `data` as it is: a target that checks rows
+   * against the taxonomy's fields would refuse the member, and name that fault, not the one made.
+   */
+  readonly anyData?: boolean;
 }
 
 export interface InvalidSubmission {
@@ -54,7 +60,7 @@ const typeName = (value: unknown) => (Array.isArray(value) ? 'an array' : typeof
 /** A body with exactly one fault of the given kinds. */
 export function invalidSubmission(base: SubmissionBase, kinds: readonly InvalidSubmissionKind[] = INVALID_SUBMISSION_KINDS): fc.Arbitrary<InvalidSubmission> {
   const body = (rows: unknown, extra: Record<string, unknown> = {}) => ({ workspace_id: base.workspaceId, taxonomy_id: base.taxonomyId, rows, ...extra });
-  const rows = (count: number) => Array.from({ length: count }, (_, seq) => ({ data: { ...base.data, seq } }));
+  const rows = (count: number) => Array.from({ length: count }, (_, seq) => ({ data: base.anyData ? { ...base.data, seq } : { ...base.data } }));
   /** `count` valid rows and the index of the one to spoil. */
   const placed = fc.integer({ min: 1, max: 5 }).chain((count) => fc.tuple(fc.constant(count), fc.nat(count - 1)));
   const inRow = (kind: InvalidSubmissionKind, bad: fc.Arbitrary<unknown>, spoil: (index: number, value: unknown) => { row: unknown; fault: string }) =>

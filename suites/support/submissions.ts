@@ -12,6 +12,8 @@ export interface ValidSubmission {
   readonly taxonomyId: string;
   /** The profile's sample row, else `{}`; tagged with the run id where any data is accepted. */
   readonly data: Readonly<Record<string, unknown>>;
+  /** The profile says any data object is accepted: rows may carry members of the suite's own. */
+  readonly anyData: boolean;
   /** The workspace query parameter, or none when the profile leaves its name undeclared. */
   readonly query: Record<string, string>;
   readonly body: { workspace_id: string; taxonomy_id: string; rows: { data: Record<string, unknown> }[] };
@@ -49,6 +51,7 @@ export function validSubmission(t: CheckContext, choice: { workspace?: string; t
     workspaceId: workspaceId!,
     taxonomyId: taxonomyId!,
     data,
+    anyData: t.profile.submissions.acceptsAnyData === true,
     query: param ? { [param]: workspaceId! } : {},
     body: { workspace_id: workspaceId!, taxonomy_id: taxonomyId!, rows: [{ data: { ...data } }] },
   };
