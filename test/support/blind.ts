@@ -4,8 +4,17 @@ import { join } from 'node:path';
 import { loadProfile, type Profile } from '../../src/profile/profile.js';
 import { ROOT } from './cli.js';
 
-/** The implementation written blind, from the API document alone (variants/blind/README.md). */
-export const BLIND_SERVER = join(ROOT, 'variants/blind/server.py');
+/**
+ * The implementations written blind, from the API document and the profile format alone, each by
+ * other hands and on another stack: Python's standard library and SQLite (variants/blind/), and
+ * Node's standard library (variants/blind-node/). Each README lists the choices it made.
+ */
+export const BLIND = {
+  python: { command: 'python3', server: join(ROOT, 'variants/blind/server.py'), profile: join(ROOT, 'variants/blind/profile.json') },
+  node: { command: process.execPath, server: join(ROOT, 'variants/blind-node/server.mjs'), profile: join(ROOT, 'variants/blind-node/profile.json') },
+} as const;
+
+export type BlindName = keyof typeof BLIND;
 
 export interface RunningBlind {
   readonly url: string;
@@ -15,22 +24,23 @@ export interface RunningBlind {
   close(): Promise<void>;
 }
 
-/** Starts the blind Python server on a free loopback port; resolves once it printed its address. */
-export async function startBlind(windowSeconds: number): Promise<RunningBlind> {
-  const child = spawn('python3', [BLIND_SERVER, '--port', '0', '--window-seconds', String(windowSeconds)], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a blind server on a free loopback port; resolves once it printed its address. */
+export async function startBlind(windowSeconds: number, name: BlindName = 'python'): Promise<RunningBlind> {
+  const { command, server, profile } = BLIND[name];
+  const child = spawn(command, [server, '--port', '0', '--window-seconds', String(windowSeconds)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const first = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
-    const timer = setTimeout(() => reject(new Error(`the blind server did not start within 10 s: ${stderr}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`the blind server (${name}) did not start within 10 s: ${stderr}`)), 10_000);
     lines.once('line', (line) => {
       clearTimeout(timer);
       resolve(line);
     });
-    child.once('exit', (code) => reject(new Error(`the blind server exited with ${code}: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`the blind server (${name}) exited with ${code}: ${stderr}`)));
   });
   const { url, keys } = JSON.parse(first) as { url: string; keys: { main: string; other: string } };
-  const declared = loadProfile(join(ROOT, 'variants/blind/profile.json')).profile;
+  const declared = loadProfile(profile).profile;
   return {
     url,
     keys,
