@@ -6,12 +6,17 @@ import { ROOT } from './cli.js';
 
 /**
  * The implementations written blind, from the API document and the profile format alone, each by
- * other hands and on another stack: Python's standard library and SQLite (variants/blind/), and
- * Node's standard library (variants/blind-node/). Each README lists the choices it made.
+ * other hands: Python's standard library and SQLite (variants/blind/), and Node's standard library
+ * (variants/blind-node/, variants/blind-enterprise/). Each README lists the choices it made.
  */
 export const BLIND = {
   python: { command: 'python3', server: join(ROOT, 'variants/blind/server.py'), profile: join(ROOT, 'variants/blind/profile.json') },
   node: { command: process.execPath, server: join(ROOT, 'variants/blind-node/server.mjs'), profile: join(ROOT, 'variants/blind-node/profile.json') },
+  enterprise: {
+    command: process.execPath,
+    server: join(ROOT, 'variants/blind-enterprise/server.mjs'),
+    profile: join(ROOT, 'variants/blind-enterprise/profile.json'),
+  },
 } as const;
 
 export type BlindName = keyof typeof BLIND;
