@@ -6,6 +6,8 @@ import { startReference, type ReferenceOptions } from '../reference/server.js';
 import { compose, type Send } from '../src/http/layer.js';
 import { keySpreading } from '../src/http/layers/key-spreading.js';
 import { prepare, type HttpResponse, type Outgoing, type RequestSpec } from '../src/http/request.js';
+import { sharedBudget } from '../src/keys/pool.js';
+import type { HttpClient } from '../src/http/client.js';
 import { Pacer } from '../src/pacing/pacer.js';
 import { readReport, runCli } from './support/cli.js';
 import { liveRunKeys } from './support/live-keys.js';
@@ -90,6 +92,46 @@ async function runWithPool(options: ReferenceOptions) {
     await target.close();
   }
 }
+
+/**
+ * A client of a target with fixed windows of `perWindow` requests: one budget for all keys
+ * (`shared`), or one per key; the window ends after the requests `rollAfter` lists.
+ */
+function windowedTarget(shared: boolean, rollAfter: readonly number[]): Pick<HttpClient, 'get'> {
+  const spent = new Map<string, number>();
+  let sent = 0;
+  let window = 0;
+  return {
+    get: (async (_path: string, options?: { auth?: { key: string } }) => {
+      const bucket = shared ? 'account' : (options?.auth?.key ?? 'main');
+      spent.set(bucket, (spent.get(bucket) ?? 0) + 1);
+      const headers = {
+        'x-ratelimit-limit': '100',
+        'x-ratelimit-remaining': String(100 - spent.get(bucket)!),
+        'x-ratelimit-reset': String(1_800_000_000 + window),
+      };
+      if (rollAfter.includes(++sent)) {
+        spent.clear();
+        window++;
+      }
+      return { status: 200, headers } as unknown as HttpResponse;
+    }) as HttpClient['get'],
+  };
+}
+
+describe('telling a shared budget from per-key ones', () => {
+  test('keys that share one budget are told apart from keys with their own, within one window', async () => {
+    expect(await sharedBudget({ http: windowedTarget(true, []) as HttpClient }, 'sk_pool')).toBe(true);
+    expect(await sharedBudget({ http: windowedTarget(false, []) as HttpClient }, 'sk_pool')).toBe(false);
+  });
+
+  test('a reading across the end of a window is made again, not taken for budgets of their own', async () => {
+    // The window ends after the first reading, and again after the main key's request.
+    expect(await sharedBudget({ http: windowedTarget(true, [1]) as HttpClient }, 'sk_pool')).toBe(true);
+    expect(await sharedBudget({ http: windowedTarget(true, [2, 5]) as HttpClient }, 'sk_pool')).toBe(true);
+    expect(await sharedBudget({ http: windowedTarget(false, [1]) as HttpClient }, 'sk_pool')).toBe(false);
+  });
+});
 
 describe('a run with a key pool (--max-keys)', () => {
   test("spreads the main key's reading over the keys it creates, and deletes them at the end", async () => {

@@ -1,4 +1,4 @@
-import { TransportFailure, type HttpResponse } from '../http/client.js';
+import { TransportFailure } from '../http/client.js';
 import { rateHeaders } from '../pacing/pacer.js';
 import { fillPath } from '../profile/profile.js';
 import type { KeyDeletion } from './deletion.js';
@@ -79,16 +79,28 @@ async function deletePoolKey(request: PoolRequest, { id, name }: { id: string; n
   }
 }
 
+/** Measurements `sharedBudget` makes at most, when a window rolls on between two readings. */
+const BUDGET_PROBES = 3;
+
 /**
  * Whether a request with the main key spent the pool key's budget: the pool key's
  * X-RateLimit-Remaining, read before and after one request of the main key and one of its own,
- * fell by two. Without the headers nothing is known, and the pacer counts each key's requests.
+ * fell by two. A reading across a window's end proves nothing (the budget refilled in between:
+ * Remaining did not fall, or the Reset moved), so it is made again, a few times at most. Without
+ * the headers nothing is known, and the pacer counts each key's requests.
  */
-async function sharedBudget(request: PoolRequest, poolKey: string): Promise<boolean> {
+export async function sharedBudget(request: Pick<PoolRequest, 'http'>, poolKey: string): Promise<boolean> {
   const { http } = request;
-  const remaining = (res: HttpResponse) => rateHeaders(res.headers).remaining;
-  const before = remaining(await http.get(PROBE_PATH, { auth: { key: poolKey, kind: 'created' } }));
-  await http.get(PROBE_PATH);
-  const after = remaining(await http.get(PROBE_PATH, { auth: { key: poolKey, kind: 'created' } }));
-  return before !== null && after !== null && before - after >= 2;
+  const read = async () => rateHeaders((await http.get(PROBE_PATH, { auth: { key: poolKey, kind: 'created' } })).headers);
+  let fell = 0;
+  for (let probe = 0; probe < BUDGET_PROBES; probe++) {
+    const before = await read();
+    await http.get(PROBE_PATH);
+    const after = await read();
+    if (before.remaining === null || after.remaining === null) return false;
+    fell = before.remaining - after.remaining;
+    const rolled = fell <= 0 || (before.reset !== null && after.reset !== null && before.reset !== after.reset);
+    if (!rolled) break;
+  }
+  return fell >= 2;
 }
