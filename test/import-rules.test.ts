@@ -52,12 +52,18 @@ function sources(dir: string): string[] {
   });
 }
 
+/** The relative imports of a source file, as paths from the root (`.js` as written). */
+function importsOf(file: string): string[] {
+  return [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map(([, target]) =>
+    relative(ROOT, normalize(join(ROOT, dirname(file), target!))),
+  );
+}
+
 test('no folder imports what docs/architecture.md forbids it', () => {
   const broken: string[] = [];
   for (const [folder, forbidden] of Object.entries(FORBIDDEN)) {
     for (const file of sources(folder)) {
-      for (const [, target] of readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
-        const resolved = relative(ROOT, normalize(join(ROOT, dirname(file), target!)));
+      for (const resolved of importsOf(file)) {
         const hit = forbidden.find((f) => resolved === f || resolved.startsWith(`${f}/`));
         if (hit) broken.push(`${file} imports ${resolved} (${folder}/ may not import ${hit}/)`);
       }
@@ -65,13 +71,6 @@ test('no folder imports what docs/architecture.md forbids it', () => {
   }
   expect(broken).toEqual([]);
 });
-
-/** The relative imports of a source file, as paths from the root (`.js` as written). */
-function importsOf(file: string): string[] {
-  return [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map(([, target]) =>
-    relative(ROOT, normalize(join(ROOT, dirname(file), target!))),
-  );
-}
 
 /** The packages a source file imports at run time (type-only imports are erased). */
 function packagesOf(file: string): string[] {
