@@ -1,5 +1,6 @@
 import { pathOf, rewriteJson } from '../mutants/support.js';
 import type { PathName } from '../src/profile/profile.js';
+import { patternOf } from './support/routes.js';
 import { defineVariant } from './variant.js';
 
 /** The profile's retrieval paths, each with `{id}`. */
@@ -16,10 +17,7 @@ export default defineVariant({
   atRisk: ['RES-1', 'RES-2', 'RES-3', 'RES-4', 'RES-5', 'RES-7', 'AUTH-6'],
   modify: (reference) => {
     const { paths } = reference.state.profile;
-    const patterns = RETRIEVALS.flatMap((name) => {
-      const template = paths[name];
-      return template ? [new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{id\}/g, '[^/]+')}$`)] : [];
-    });
+    const patterns = RETRIEVALS.flatMap((name) => (paths[name] ? [patternOf(paths[name])] : []));
     rewriteJson(reference, (body, req, reply) =>
       req.method === 'GET' && reply.statusCode === 200 && patterns.some((p) => p.test(pathOf(req)))
         ? { data: body, meta: { retrieved_at: new Date().toISOString() } }

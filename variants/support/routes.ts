@@ -7,7 +7,8 @@ export interface KnownRoute {
   readonly method: 'GET' | 'POST' | 'DELETE';
 }
 
-const patternOf = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{id\}/g, '[^/]+')}$`);
+/** A path template of the profile (`/api/v1/workspaces/{id}`) as a pattern that matches its concrete paths. */
+export const patternOf = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{id\}/g, '[^/]+')}$`);
 
 /**
  * The routes the reference registers for its profile (reference/routes/*.ts), for a variant that
