@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import type { Profile } from '../src/profile/profile.js';
-import { BLIND, startBlind, type BlindName } from './support/blind.js';
-import { documentOnly, readReport, runCli } from './support/cli.js';
+import { BLIND, runBlind, type BlindName } from './support/blind.js';
+import { documentOnly, readReport } from './support/cli.js';
 
 // Tolerance beyond our own hands: implementations written blind from the API document and the
 // profile format alone, never from the reference or the suites, each by another helper session
@@ -41,21 +40,10 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
 /** Whether its keys are deleted at the conventional /api/v1/api_keys/{id}, which an undeclared profile tries. */
 const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = { python: true, node: false, enterprise: true };
 
-async function runBlind(name: BlindName, profileOf: (own: Profile) => Profile) {
-  const blind = await startBlind(1, name);
-  try {
-    const file = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
-    writeFileSync(file, JSON.stringify(profileOf(blind.profile)));
-    const result = await runCli(['--profile', file, '--property-runs', '25'], {
-      CONFORMANCE_BASE_URL: blind.url,
-      CONFORMANCE_API_KEY: blind.keys.main,
-      CONFORMANCE_OTHER_ACCOUNT_API_KEY: blind.keys.other,
-    });
-    expect(existsSync(join(result.reportDir, 'conformance.json')), result.stderr || result.stdout).toBe(true);
-    return { result, report: readReport(result) };
-  } finally {
-    await blind.close();
-  }
+async function judged(name: BlindName, profileOf: (own: Profile) => Profile) {
+  const result = await runBlind(name, profileOf);
+  expect(existsSync(join(result.reportDir, 'conformance.json')), result.stderr || result.stdout).toBe(true);
+  return { result, report: readReport(result) };
 }
 
 /** Warnings the implementation does not own to. */
@@ -69,7 +57,7 @@ for (const name of Object.keys(BLIND) as BlindName[]) {
   const skip = name === 'python' && SKIP_PYTHON;
   describe.skipIf(skip)(`the implementation written blind on ${name}${skip ? ' (skipped: no python3)' : ''}`, { concurrent: true }, () => {
     test('is conformant under its own profile, with no warning but those it owns to', async () => {
-      const { result, report } = await runBlind(name, (own) => own);
+      const { result, report } = await judged(name, (own) => own);
       expect(flagged(report, ['fail', 'error'])).toEqual([]);
       expect(unowned(report, name)).toEqual([]);
       expect(report.suiteFaults).toEqual([]);
@@ -78,7 +66,7 @@ for (const name of Object.keys(BLIND) as BlindName[]) {
     });
 
     test('is never non-conformant under the document-only profile', async () => {
-      const { result, report } = await runBlind(name, documentOnly);
+      const { result, report } = await judged(name, documentOnly);
       expect(flagged(report, ['fail', 'error'])).toEqual([]);
       expect(unowned(report, name)).toEqual([]);
       expect(report.suiteFaults).toEqual([]);

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { loadProfile, type Profile } from '../../src/profile/profile.js';
-import { ROOT } from './cli.js';
+import { ROOT, runCli, type CliResult } from './cli.js';
 
 /**
  * The implementations written blind, from the API document and the profile format alone, each by
@@ -57,4 +59,23 @@ export async function startBlind(windowSeconds: number, name: BlindName = 'pytho
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * One whole run of the suite against a blind server started for it, under the profile `profileOf`
+ * makes of the server's own (both keys given); the server is stopped afterwards.
+ */
+export async function runBlind(name: BlindName, profileOf: (own: Profile) => Profile, windowSeconds = 1): Promise<CliResult> {
+  const blind = await startBlind(windowSeconds, name);
+  try {
+    const file = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
+    writeFileSync(file, JSON.stringify(profileOf(blind.profile)));
+    return await runCli(['--profile', file, '--property-runs', '25'], {
+      CONFORMANCE_BASE_URL: blind.url,
+      CONFORMANCE_API_KEY: blind.keys.main,
+      CONFORMANCE_OTHER_ACCOUNT_API_KEY: blind.keys.other,
+    });
+  } finally {
+    await blind.close();
+  }
 }
