@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { readLedgerFile, type LedgerEntry } from '../src/broker/ledger.js';
 import { runCli } from './support/cli.js';
 
 // Checks declared `concurrent` (CheckOptions) run at once with their neighbours in the file: the
@@ -9,25 +9,16 @@ import { runCli } from './support/cli.js';
 // and KEY-5 waits a second after deleting its own, so run one after the other their keys never
 // live at the same time, and run at once they do.
 
-interface LedgerLine {
-  readonly event: string;
-  readonly kind: string;
-  readonly name: string;
-}
-
 /** Where in the ledger the key whose name ends with `purpose` was created and deleted. */
-function lifetime(ledger: readonly LedgerLine[], purpose: string): { created: number; deleted: number } {
-  const at = (event: string) => ledger.findIndex((line) => line.kind === 'api_key' && line.event === event && line.name.endsWith(`-${purpose}`));
+function lifetime(ledger: readonly LedgerEntry[], purpose: string): { created: number; deleted: number } {
+  const at = (event: string) => ledger.findIndex((line) => line.kind === 'api_key' && line.event === event && (line.name ?? '').endsWith(`-${purpose}`));
   return { created: at('created'), deleted: at('deleted') };
 }
 
 test('concurrent checks of one file run at once: the keys of KEY-5 and KEY-7 live at the same time', async () => {
   const result = await runCli(['--only', 'KEY-5,KEY-7', '--max-keys', '1']);
   expect(result.exitCode, result.stderr || result.stdout).toBe(0);
-  const ledger = readFileSync(join(result.reportDir, 'ledger.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as LedgerLine);
+  const ledger = readLedgerFile(join(result.reportDir, 'ledger.jsonl'));
   const revoked = lifetime(ledger, 'revoked');
   const lastUse = lifetime(ledger, 'last-use');
   for (const key of [revoked, lastUse]) {
