@@ -74,8 +74,8 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'odd paths and query strings never yield a 5xx, and are refused in JSON': { values: ['boundary', 'unicode', 'huge'] },
   'no response of the run is a 5xx': RUN_WIDE,
   'a body that is not a JSON object is refused with a 4xx error envelope': { values: ['null'] },
-  'a list response is labelled application/json': {},
-  'every JSON response of the run is labelled application/json': RUN_WIDE,
+  'a list response is labelled with a JSON media type': {},
+  'every JSON response of the run is labelled with a JSON media type': RUN_WIDE,
 
   // RES
   "every listed workspace has the document's fields and types": {},

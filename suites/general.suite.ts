@@ -1,4 +1,4 @@
-import { check, snippet, isErrorEnvelope } from '../src/kit.js';
+import { check, snippet, isErrorEnvelope, isJsonMediaType } from '../src/kit.js';
 
 // GEN: general rules (API document, What the service does; Versioning). The run-wide phase also
 // judges GEN-1, GEN-3 and GEN-5 over every response of the run (suites/run-wide.suite.ts).
@@ -91,7 +91,7 @@ check(
   { writes: true },
 );
 
-check('GEN-5', 'a list response is labelled application/json', async (t) => {
+check('GEN-5', 'a list response is labelled with a JSON media type', async (t) => {
   const res = await t.http.get('/api/v1/workspaces');
-  t.ensure(/^application\/json\s*(;|$)/i.test(res.headers['content-type'] ?? ''), () => `Content-Type is ${res.headers['content-type'] ?? 'missing'}`, res);
+  t.ensure(isJsonMediaType(res.headers['content-type']), () => `Content-Type is ${res.headers['content-type'] ?? 'missing'}`, res);
 });

@@ -9,7 +9,7 @@ const EVIDENCE = 3;
 const TITLES: Record<RunWideClause, string> = {
   'GEN-1': 'every response of the run is JSON',
   'GEN-3': 'no response of the run is a 5xx',
-  'GEN-5': 'every JSON response of the run is labelled application/json',
+  'GEN-5': 'every JSON response of the run is labelled with a JSON media type',
   'ERR-1': 'every error of the run is in the error envelope',
   'ERR-2': 'every error of the run has a documented type that agrees with its status',
   'ERR-4': 'every 422 invalid_request_error of the run names its param',

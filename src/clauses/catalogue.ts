@@ -54,7 +54,13 @@ export const CLAUSES = {
   'GEN-2': { level: 'SHOULD', needs: [], section: GENERAL, summary: 'The version lives in the path: the same endpoint under /api/v2/ is not served as v1.' },
   'GEN-3': { level: 'SHOULD', needs: [], section: GENERAL, summary: 'No client input, however malformed, produces a 5xx.' },
   'GEN-4': { level: 'SHOULD', needs: [], section: GENERAL, summary: 'A body that is not JSON, or not a JSON object, is refused with a 4xx error envelope.' },
-  'GEN-5': { level: 'SHOULD', needs: [], section: GENERAL, summary: 'JSON responses say application/json in Content-Type (parameters allowed).' },
+  'GEN-5': {
+    level: 'SHOULD',
+    needs: [],
+    section: GENERAL,
+    // Revised: a structured +json type (RFC 6839) was warned before, though the document asks only for JSON.
+    summary: 'JSON responses carry a JSON media type: application/json or a structured +json type such as application/hal+json (parameters allowed).',
+  },
 
   'RES-1': { level: 'MUST', needs: [], section: RESOURCES, summary: 'A workspace carries id, name and description, all strings.' },
   'RES-2': {
@@ -240,7 +246,9 @@ export const CLAUSES = {
     level: 'MUST',
     needs: [],
     section: LIMITS,
-    summary: 'Requests without Authorization are limited to 20 a window per IP; past it, 429 with Retry-After.',
+    // Revised: the per-IP budget may also count failed credentials, never a valid key's requests.
+    summary:
+      'Requests without Authorization are limited to 20 a window per IP; past it, 429 with Retry-After. The budget may also count requests whose credential fails, never those with a valid key: an early 429 is a finding only in a window with no failed credential from this IP.',
   },
   'RATE-8': { level: 'SHOULD', needs: [], section: LIMITS, summary: 'Within a window, X-RateLimit-Remaining falls by one per sequential request of a key.' },
   'RATE-9': { level: 'SHOULD', needs: [], section: LIMITS, summary: 'Retry-After is sent on 429 responses only.' },
@@ -254,7 +262,7 @@ export type Family = (typeof FAMILIES)[number];
 export const CLAUSE_IDS = Object.keys(CLAUSES) as ClauseId[];
 
 /** Bumped whenever a clause is added or retired; reports carry it. */
-export const CATALOGUE_VERSION = '1.1.0';
+export const CATALOGUE_VERSION = '1.2.0';
 
 export function isClauseId(value: string): value is ClauseId {
   return Object.hasOwn(CLAUSES, value);

@@ -26,6 +26,14 @@ export function judgedBy(clause: ClauseId, log: readonly Exchange[]): readonly E
   return ANY_RESPONDER.has(clause) ? log : log.filter((e) => !e.frontEndFragile);
 }
 
+/**
+ * GEN-5: `application/json`, or a structured syntax suffix `+json` (RFC 6839: `application/hal+json`,
+ * `application/problem+json`), with any parameters.
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^application\/([\w.!#$&^-]+\+)?json\s*(;|$)/i.test(contentType?.trim() ?? '');
+}
+
 /** Seconds of clock skew allowed between the suite and the target when judging X-RateLimit-Reset. */
 export const RESET_SKEW_SECONDS = 5;
 
@@ -70,7 +78,7 @@ export const RUN_WIDE_JUDGES = {
 
   'GEN-5': (log) =>
     answered(log)
-      .filter((e) => e.response.json === 'ok' && !/^application\/json\s*(;|$)/i.test(e.response.headers['content-type'] ?? ''))
+      .filter((e) => e.response.json === 'ok' && !isJsonMediaType(e.response.headers['content-type']))
       .map((e) => ({ reason: `a JSON body is labelled ${e.response.headers['content-type'] ?? '(no Content-Type)'}`, exchange: e })),
 
   'ERR-1': (log) =>
