@@ -1,15 +1,32 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import type { CheckRecord } from '../src/check/outcome.js';
-import { isClauseId } from '../src/clauses/catalogue.js';
+import { isClauseId, type ClauseId } from '../src/clauses/catalogue.js';
 
 /**
- * Collects every check's record from vitest's task meta. It does not judge: the run turns the
+ * Collects every check's record from vitest's task meta as each check finishes, so that a run
+ * stopped half-way still has the records of what finished. It does not judge: the run turns the
  * records into clause results and the verdict (see `src/run/verdict.ts`).
  */
 export class ConformanceReporter implements Reporter {
   readonly records: CheckRecord[] = [];
   /** Faults of the suite itself: tests outside `check()`, crashes, unhandled errors. */
   readonly suiteFaults: string[] = [];
+  /** Checks each clause has in the suites collected so far: a stopped run tells a clause judged in part. */
+  readonly planned = new Map<ClauseId, number>();
+  readonly #seen = new Set<string>();
+
+  /** Called when a suite file's checks have been collected, before any runs. */
+  onTestModuleCollected(module: TestModule): void {
+    for (const test of module.children.allTests()) {
+      const id = test.name.slice(0, test.name.indexOf(' '));
+      if (isClauseId(id)) this.planned.set(id, (this.planned.get(id) ?? 0) + 1);
+    }
+  }
+
+  /** Called when a check has finished. */
+  onTestCaseResult(test: TestCase): void {
+    this.#collect(test);
+  }
 
   /** Called when the whole run has finished. */
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
@@ -21,8 +38,13 @@ export class ConformanceReporter implements Reporter {
   }
 
   #collect(test: TestCase): void {
-    const record = test.meta().conformance;
+    if (this.#seen.has(test.id)) return;
     const result = test.result();
+    if (result.state === 'pending') return;
+    this.#seen.add(test.id);
+    const record = test.meta().conformance;
+    // Skipped before its body ran: a check the stopped run never started.
+    if (!record && result.state === 'skipped') return;
     if (!record || !isClauseId(record.clause)) {
       this.suiteFaults.push(`test "${test.fullName}" was not declared through check() with a known clause`);
       return;
@@ -32,7 +54,6 @@ export class ConformanceReporter implements Reporter {
       record.status = 'error';
       record.reason = `the check did not finish: ${result.errors?.[0]?.message ?? 'unknown error'}`;
     }
-    if (result.state === 'pending') return;
     this.records.push(record);
   }
 }

@@ -1,4 +1,3 @@
-import { relative } from 'node:path';
 import type { Reporter, TestCase } from 'vitest/node';
 import type { CheckStatus } from '../src/check/outcome.js';
 
@@ -13,26 +12,22 @@ const COMMAND: Record<CheckStatus, 'error' | 'warning' | null> = {
 };
 
 /**
- * GitHub Actions annotations, one per finding, titled with its clause and placed on the check
- * that found it. Used instead of vitest's `github-actions` reporter: that one annotates only
- * failures whose error carries a stack frame (check() strips the stack, since a finding is
- * not a crash) and appends a job summary of its own next to `summary.md`.
+ * GitHub Actions annotations, one per finding, titled with its clause. They point at no file: the
+ * job runs in the repository of the API under test, where the suite's own files do not exist (an
+ * annotation on a missing file lands on nothing); the details are in `report.html`. Used instead
+ * of vitest's `github-actions` reporter, which annotates failures by stack frame and appends a
+ * job summary of its own next to `summary.md`.
  */
 export class GithubAnnotationsReporter implements Reporter {
-  constructor(
-    readonly write: (line: string) => void,
-    readonly root: string,
-  ) {}
+  constructor(readonly write: (line: string) => void) {}
 
   /** Called when a check has finished. */
   onTestCaseResult(test: TestCase): void {
     const record = test.meta().conformance;
     const command = record ? COMMAND[record.status] : null;
     if (!record || !command) return;
-    const properties = [`file=${property(relative(this.root, test.module.moduleId))}`];
-    if (test.location) properties.push(`line=${test.location.line}`);
-    properties.push(`title=${property(`${record.clause} ${record.title}`)}`);
-    this.write(`::${command} ${properties.join(',')}::${data(record.reason ?? record.status)}`);
+    const title = property(`${record.clause} ${record.title}`);
+    this.write(`::${command} title=${title}::${data(`${record.clause}: ${record.reason ?? record.status} (details in report.html)`)}`);
   }
 }
 

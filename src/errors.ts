@@ -9,6 +9,7 @@ export const CONF_ERROR_CODES = {
   CONF_PROFILE_UNREADABLE: 'the profile file cannot be read',
   CONF_TARGET_UNREACHABLE: 'the target does not answer',
   CONF_TARGET_REDIRECTED: 'the target redirects the preflight',
+  CONF_TARGET_NOT_API: 'the base URL does not serve API v1 (a web page, another JSON service)',
   CONF_KEY_REJECTED: 'the API key does not authenticate',
   CONF_REPORT_INVALID: 'a report file is not usable',
   CONF_MANIFEST_INVALID: 'a report folder has no usable manifest.json',

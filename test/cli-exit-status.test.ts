@@ -20,7 +20,7 @@ describe.concurrent('exit status', () => {
   });
 
   test('an unreachable target is exit 2 with one line', async () => {
-    const run = await runCli([], { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_API_KEY: 'sk_x' });
+    const run = await runCli([], { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_API_KEY: 'sk_unreachable_key' });
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(/^CONF_TARGET_UNREACHABLE: .*connection refused/);
     expect(oneLine(run.stderr)).toBe(true);

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { CLAUSE_IDS } from '../src/clauses/catalogue.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { schemaErrors } from '../src/schemas.js';
+import { XMLLINT, xsdProblems } from './support/spawned.js';
 import { junitCases, readJson, runConformance, scratch, targetEnv, withMutants, withReference, type CommandResult } from './support/commands.js';
 
 // One target with a MUST fault (RES-1) and a SHOULD fault (GEN-2), run twice: as is and --strict.
@@ -141,10 +142,25 @@ describe('the reports of a run', () => {
     expect(plain.stepSummary).toBe(`## an earlier step\n${summary}`);
   });
 
-  test('under GitHub Actions vitest annotates the failed checks', () => {
-    expect(strict.stdout).toMatch(/^::error file=suites\/resources.suite.ts,line=\d+,title=RES-1 .*::.+/m);
-    expect(strict.stdout).toMatch(/^::error file=suites\/general.suite.ts,line=\d+,title=GEN-2 /m);
+  test('under GitHub Actions each finding is annotated with its clause, pointing at no file of the suite', () => {
+    expect(strict.stdout).toMatch(/^::error title=RES-1 .*::RES-1: .+ \(details in report.html\)$/m);
+    expect(strict.stdout).toMatch(/^::error title=GEN-2 /m);
+    expect(strict.stdout).not.toMatch(/^::error .*file=/m);
     expect(plain.stdout).not.toContain('::error');
+  });
+
+  test('JUnit has one testsuite per family, a testcase per clause, and failures carrying reason, evidence and curl line', () => {
+    const xml = readFileSync(join(plain.dir, 'junit.xml'), 'utf8');
+    expect([...xml.matchAll(/<testsuite name="([A-Z]+)"/g)].map((m) => m[1])).toEqual(['GEN', 'RES', 'PAG', 'AUTH', 'KEY', 'SUB', 'ERR', 'RATE']);
+    expect(xml.match(/<testcase /g)?.length).toBe(61);
+    const failure = /<testcase classname="RES" name="RES-1 [^"]*" time="0"><failure message="([^"]+)" type="MUST">([\s\S]*?)<\/failure>/.exec(xml);
+    expect(failure).not.toBeNull();
+    expect(failure![2]).toMatch(/^&gt; GET http/m);
+    expect(failure![2]).toMatch(/^&lt; 200/m);
+    expect(failure![2]).toMatch(/^reproduce: curl .*\$CONFORMANCE_API_KEY/m);
+    // Left out by --only: skipped, with the reason.
+    expect(xml).toMatch(/<testcase classname="PAG" name="PAG-1 [^"]*" time="0"><skipped message="[^"]+"\/>/);
+    if (XMLLINT) expect(xsdProblems(join(plain.dir, 'junit.xml'), join(import.meta.dirname, 'fixtures/junit-10.xsd'))).toBe('');
   });
 
   test('the terminal shows a line per family, the verdict with counts and no JUnit notice of its own', () => {

@@ -31,22 +31,26 @@ describe('settings', () => {
 
   test('reads the environment, and .env without overriding the environment', () => {
     const cwd = scratch();
-    writeFileSync(join(cwd, '.env'), 'CONFORMANCE_BASE_URL=https://from-dotenv.test\nCONFORMANCE_API_KEY=sk_dotenv\nCONFORMANCE_REPORT_DIR=out\n');
-    const settings = readSettings([], { CONFORMANCE_API_KEY: 'sk_env' }, cwd);
+    writeFileSync(join(cwd, '.env'), 'CONFORMANCE_BASE_URL=https://from-dotenv.test\nCONFORMANCE_API_KEY=sk_dotenv_key\nCONFORMANCE_REPORT_DIR=out\n');
+    const settings = readSettings([], { CONFORMANCE_API_KEY: 'sk_env_key' }, cwd);
     expect(settings.baseUrl).toBe('https://from-dotenv.test');
-    expect(settings.apiKey).toBe('sk_env');
+    expect(settings.apiKey).toBe('sk_env_key');
     expect(settings.reportDir).toBe(join(cwd, 'out'));
   });
 
   test('flags win over the environment', () => {
-    const settings = readSettings(['--base-url', 'http://flag.test:8080/'], { CONFORMANCE_BASE_URL: 'http://env.test', CONFORMANCE_API_KEY: 'k' }, scratch());
+    const settings = readSettings(
+      ['--base-url', 'http://flag.test:8080/'],
+      { CONFORMANCE_BASE_URL: 'http://env.test', CONFORMANCE_API_KEY: 'sk_test_key' },
+      scratch(),
+    );
     expect(settings.baseUrl).toBe('http://flag.test:8080');
   });
 
   test.each([
-    [['--base-url', 'not a url'], { CONFORMANCE_API_KEY: 'k' }],
-    [['--base-url', 'ftp://x.test'], { CONFORMANCE_API_KEY: 'k' }],
-    [['--base-url', 'https://x.test/api/v1'], { CONFORMANCE_API_KEY: 'k' }],
+    [['--base-url', 'not a url'], { CONFORMANCE_API_KEY: 'sk_test_key' }],
+    [['--base-url', 'ftp://x.test'], { CONFORMANCE_API_KEY: 'sk_test_key' }],
+    [['--base-url', 'https://x.test/api/v1'], { CONFORMANCE_API_KEY: 'sk_test_key' }],
     [['--only', 'NOPE-1'], {}],
     [['--seed', 'abc'], {}],
     [['--timeout', '5'], {}],

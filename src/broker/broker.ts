@@ -21,9 +21,19 @@ export class Broker {
   /** Who each pacing bucket speaks for (`main`, `created`…), learnt from the log, for progress lines. */
   readonly #bucketKinds = new Map<string, Exchange['auth']>();
 
-  constructor(options: { pacer: PacerOptions; keyPrefix: string | null; ledgerFile: string | null }) {
+  /**
+   * @param teardownBucket the bucket of the key that deletes the run's keys: its pacing keeps back
+   *   one request per key alive and one more, so that the teardown never waits for a window
+   */
+  constructor(options: { pacer: PacerOptions; keyPrefix: string | null; ledgerFile: string | null; teardownBucket?: string }) {
     const onWait = options.pacer.onWait;
-    this.pacer = new Pacer({ ...options.pacer, onWait: onWait && ((bucket, ms, what) => onWait(this.describeBucket(bucket), ms, what)) });
+    this.pacer = new Pacer({
+      ...options.pacer,
+      onWait: onWait && ((bucket, ms, what) => onWait(this.describeBucket(bucket), ms, what)),
+      ...(options.teardownBucket
+        ? { holdBack: (bucket: string) => (bucket === options.teardownBucket ? this.ledger.outstanding('api_key').length + 1 : 0) }
+        : {}),
+    });
     this.#keyPrefix = options.keyPrefix;
     this.ledger = new Ledger(options.ledgerFile);
   }
@@ -45,6 +55,11 @@ export class Broker {
   /** Resolves once the bucket's window holds none of the run's requests (see `Pacer.untilFresh`). */
   untilFresh(bucket: string, anonymous: boolean): Promise<void> {
     return this.pacer.untilFresh(bucket, anonymous);
+  }
+
+  /** The pacer's waits going on now, each naming its budget in words (for the run's heartbeat). */
+  waits(): { who: string; what: string; since: number; until: number }[] {
+    return this.pacer.waits().map((w) => ({ who: this.describeBucket(w.bucket), what: w.what, since: w.since, until: w.until }));
   }
 
   /** A bucket in words, never a secret: `the main key`, `requests without a key`. */

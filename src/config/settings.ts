@@ -35,6 +35,11 @@ export interface Settings {
   readonly propertyRuns: number | null;
   /** Total deadline of one request. */
   readonly timeoutMs: number;
+  /**
+   * `--teardown-timeout` (seconds, as ms): after a signal, the bound on deleting the keys the run
+   * created; it never waits for a rate-limit window. @default 10 s
+   */
+  readonly teardownTimeoutMs: number;
   /** Where the ledger of created resources is kept. */
   readonly ledgerFile: string;
   /** The command line as given, for the report. */
@@ -61,6 +66,7 @@ const FLAGS = {
   seed: { type: 'string' },
   'property-runs': { type: 'string' },
   timeout: { type: 'string' },
+  'teardown-timeout': { type: 'string' },
   baseline: { type: 'string' },
   'sign-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -68,7 +74,8 @@ const FLAGS = {
 
 export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile FILE] [--report-dir DIR]
   [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
-  [--read-only] [--leave-keys] [--max-keys N] [--dry-run] [--seed N] [--property-runs N] [--timeout MS] [--baseline FILE]
+  [--read-only] [--leave-keys] [--max-keys N] [--dry-run] [--seed N] [--property-runs N] [--timeout MS]
+  [--teardown-timeout S] [--baseline FILE]
   [--sign-key FILE]
 Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY,
 CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
@@ -80,6 +87,15 @@ verify DIR [--public-key FILE], fleet FLEET.json, fleet --merge DIR....`;
  * document's 100 a minute per key, ten keys carry a full-strength run (100 cases a property) in about three minutes.
  */
 export const DEFAULT_MAX_KEYS = 10;
+
+/** Seconds a signalled run spends deleting its keys at most (k6's teardownTimeout, shorter: a CI runner kills about 10 s after its first signal). */
+export const DEFAULT_TEARDOWN_S = 10;
+
+/**
+ * The shortest key the suite accepts. Redaction hides every run of 8 characters of a secret;
+ * a shorter key (a placeholder such as `x`) would make it hide ordinary words of the output.
+ */
+export const MIN_KEY_LENGTH = 8;
 
 export class HelpRequested extends Error {}
 
@@ -100,7 +116,7 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
   const { values } = parsed;
   if (values.help) throw new HelpRequested(USAGE);
   const baseUrl = baseUrlSetting(values['base-url'] ?? blankToNull(merged.CONFORMANCE_BASE_URL));
-  const apiKey = blankToNull(merged.CONFORMANCE_API_KEY);
+  const apiKey = keySetting('CONFORMANCE_API_KEY', blankToNull(merged.CONFORMANCE_API_KEY));
   if (baseUrl !== null && apiKey === null) {
     throw new ConformanceError('CONF_SETTING_INVALID', 'CONFORMANCE_API_KEY is not set: a target at a base URL needs the API key of the account under test');
   }
@@ -110,7 +126,7 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
   return {
     baseUrl,
     apiKey,
-    otherAccountApiKey: blankToNull(merged.CONFORMANCE_OTHER_ACCOUNT_API_KEY),
+    otherAccountApiKey: keySetting('CONFORMANCE_OTHER_ACCOUNT_API_KEY', blankToNull(merged.CONFORMANCE_OTHER_ACCOUNT_API_KEY)),
     profileFile: profile ? resolve(cwd, profile) : null,
     reportDir,
     extraHeaders: headerLines.filter((line) => line.trim() !== '').map(parseHeader),
@@ -125,10 +141,60 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     seed: integerSetting('--seed / CONFORMANCE_SEED', values.seed ?? blankToNull(merged.CONFORMANCE_SEED), -(2 ** 31), 2 ** 31 - 1),
     propertyRuns: integerSetting('--property-runs', values['property-runs'] ?? null, 1, 100_000),
     timeoutMs: integerSetting('--timeout', values.timeout ?? null, 100, 600_000) ?? 10_000,
+    teardownTimeoutMs: (integerSetting('--teardown-timeout', values['teardown-timeout'] ?? null, 1, 600) ?? DEFAULT_TEARDOWN_S) * 1000,
     ledgerFile: resolve(reportDir, 'ledger.jsonl'),
     argv: [...argv],
     baselineFile: values.baseline ? resolve(cwd, values.baseline) : null,
     signKey: signKeySource(values['sign-key'] ?? null, merged, cwd),
+  };
+}
+
+/**
+ * The report folder, read leniently (unknown flags and bad values ignored): where the report of a
+ * run whose other settings are wrong still goes, so that a CI page shows why it stopped.
+ */
+export function reportDirOf(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  const merged = { ...env };
+  const dotenvFile = resolve(cwd, '.env');
+  if (existsSync(dotenvFile)) dotenv.config({ path: dotenvFile, processEnv: merged, quiet: true, override: false });
+  let flag: string | undefined;
+  try {
+    const value = parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true, strict: false }).values['report-dir'];
+    flag = typeof value === 'string' ? value : undefined;
+  } catch {
+    flag = undefined;
+  }
+  return resolve(cwd, flag ?? blankToNull(merged.CONFORMANCE_REPORT_DIR) ?? 'reports');
+}
+
+/**
+ * The settings of a run whose settings could not be read: defaults everywhere but the report
+ * folder and the command line, for the report that says why the run did not start.
+ */
+export function unreadSettings(argv: readonly string[], reportDir: string): Settings {
+  return {
+    baseUrl: null,
+    apiKey: null,
+    otherAccountApiKey: null,
+    profileFile: null,
+    reportDir,
+    extraHeaders: [],
+    only: [],
+    skip: [],
+    strict: false,
+    requireComplete: false,
+    readOnly: false,
+    leaveKeys: false,
+    maxKeys: null,
+    dryRun: false,
+    seed: null,
+    propertyRuns: null,
+    timeoutMs: 10_000,
+    teardownTimeoutMs: DEFAULT_TEARDOWN_S * 1000,
+    ledgerFile: resolve(reportDir, 'ledger.jsonl'),
+    argv: [...argv],
+    baselineFile: null,
+    signKey: null,
   };
 }
 
@@ -143,6 +209,16 @@ export function signKeySource(flag: string | null, env: NodeJS.ProcessEnv, cwd: 
     );
   if (file !== null) return { file: resolve(cwd, file) };
   return pem === null ? null : { pem, from: 'CONFORMANCE_SIGN_KEY' };
+}
+
+function keySetting(name: string, value: string | null): string | null {
+  if (value !== null && value.length < MIN_KEY_LENGTH) {
+    throw new ConformanceError(
+      'CONF_SETTING_INVALID',
+      `${name} is ${value.length} character(s) long: a key of fewer than ${MIN_KEY_LENGTH} cannot be redacted safely (a placeholder?)`,
+    );
+  }
+  return value;
 }
 
 function blankToNull(value: string | undefined): string | null {

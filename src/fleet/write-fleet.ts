@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { writeFileAtomic } from '../report/atomic.js';
 import { join, relative } from 'node:path';
 import type { Redactor } from '../http/redactor.js';
 import { MANIFEST_FILE, writeManifest } from '../integrity/manifest.js';
@@ -20,7 +21,7 @@ export function writeFleetReport(report: FleetReport, out: string, redactor: Red
     [FLEET_FILES.html]: redactor.redact(renderFleetHtml(safe)),
     [FLEET_FILES.markdown]: redactor.redact(renderFleetMarkdown(safe)),
   };
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
+  for (const [name, text] of Object.entries(files)) writeFileAtomic(join(out, name), text);
   const nested = report.deployments
     .map((d) => `${d.reportDir}/${MANIFEST_FILE}`)
     .filter((path) => !path.startsWith('..') && !path.startsWith('/') && existsSync(join(out, path)));

@@ -11,7 +11,7 @@ import { prepare, type Addressing, type HttpResponse, type RequestSpec } from '.
 import { transport } from './transport.js';
 
 export { ReadOnlyRefusal, TransportFailure } from './failures.js';
-export { bucketOf, type Credential, type HttpResponse, type RequestSpec } from './request.js';
+export { bucketOf, bucketOfCredential, type Credential, type HttpResponse, type RequestSpec } from './request.js';
 export { closeDispatcher, LOGGED_BODY_LIMIT } from './transport.js';
 
 /** What the client reports to, and waits on: the run's broker (see `broker/`), or a pacer of its own. */
@@ -37,6 +37,8 @@ export interface ClientOptions extends Addressing {
   readonly readOnly?: boolean;
   /** Keys of the main account the run created to spread its read-only work over (`--max-keys`). @default none */
   readonly keyPool?: readonly string[];
+  /** Wait out an unplanned 429 and send again; a bounded teardown must not. @default true */
+  readonly retry429?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export class HttpClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const layers: Layer[] = [
       ...(options.readOnly ? [readOnlyGuard] : []),
-      retryUnplanned429(),
+      ...(options.retry429 === false ? [] : [retryUnplanned429()]),
       ...(options.keyPool?.length && options.hooks.acquireAny ? [keySpreading(options.keyPool, (buckets) => options.hooks.acquireAny!(buckets))] : []),
       pacing((bucket, anonymous) => options.hooks.acquire(bucket, anonymous)),
       recording((exchange, body) => options.hooks.record(exchange, body)),

@@ -1,5 +1,6 @@
 import { sign } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../report/atomic.js';
 import { join } from 'node:path';
 import type { ConformanceDocument } from '../report/document.js';
 import { canonicalJson } from './canonical-json.js';
@@ -96,6 +97,6 @@ export function writeManifest(
     manifest.signature = { ...unsigned.signature!, value: sign(null, Buffer.from(signedText(unsigned)), options.key.privateKey).toString('base64') };
   }
   const file = join(dir, MANIFEST_FILE);
-  writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileAtomic(file, `${JSON.stringify(manifest, null, 2)}\n`);
   return file;
 }

@@ -25,6 +25,25 @@ export interface PacerOptions {
   readonly onWait?: (bucket: string, ms: number, what?: string) => void;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * Requests of a bucket's window the run's own pacing never spends: the teardown reserve, kept
+   * on the key that deletes the run's keys, so that deleting them on a signal never waits for a
+   * window (the teardown sends without pacing). @default none held back
+   */
+  readonly holdBack?: (bucket: string) => number;
+}
+
+/** A wait going on: for which bucket's budget, what for, since when and until when (local ms). */
+export interface Wait {
+  bucket: string;
+  readonly what: string;
+  readonly since: number;
+  until: number;
+}
+
+/** Thrown into every wait, present and future, once the run is stopped (a signal): nothing more is sent. */
+export class PacingStopped extends Error {
+  override readonly name = 'PacingStopped';
 }
 
 interface BucketState {
@@ -61,11 +80,21 @@ export class Pacer {
   readonly #sleep: (ms: number) => Promise<void>;
   /** Total time spent waiting for budgets, for the report and bench. */
   waitedMs = 0;
+  #stopped: PacingStopped | null = null;
+  readonly #waits = new Set<Wait>();
 
   constructor(options: PacerOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? sleep;
+  }
+
+  /**
+   * Ends every wait at once, and refuses every later one, with `PacingStopped(reason)`: a run
+   * that was told to stop sends nothing more through its pacing (the teardown does not pace).
+   */
+  stop(reason: string): void {
+    this.#stopped ??= new PacingStopped(reason);
   }
 
   /** Resolves when one more request of the bucket fits its budget; counts it as in flight. */
@@ -114,8 +143,9 @@ export class Pacer {
   /** Requests the bucket may still send in its window, as far as the pacer knows. */
   #room(bucket: string): number {
     const state = this.#state(bucket, false);
-    if (state.remaining !== null) return state.remaining - state.inFlight - state.reserved;
-    return state.ceiling - state.sent.length;
+    const held = this.#options.holdBack?.(bucket) ?? 0;
+    if (state.remaining !== null) return state.remaining - state.inFlight - state.reserved - held;
+    return state.ceiling - state.sent.length - held;
   }
 
   /**
@@ -158,19 +188,36 @@ export class Pacer {
     return Math.max(0, state.lastSeenAt + this.#options.windowMs + (this.#options.marginMs ?? 1000) - now);
   }
 
+  /** The waits going on now, each with what it waits for and until when as the pacer now knows it. */
+  waits(): readonly Wait[] {
+    return [...this.#waits];
+  }
+
   /** Sleeps in slices until `delay` says 0, naming `who` is awaited when the wait is long. */
   async #waitFor(who: () => string, delay: () => number, what: string): Promise<void> {
     let announced = false;
-    for (;;) {
-      const wait = delay();
-      if (wait <= 0) return;
-      if (!announced && wait >= LONG_WAIT_MS) {
-        this.#options.onWait?.(who(), wait, what);
-        announced = true;
+    let wait: Wait | null = null;
+    try {
+      for (;;) {
+        if (this.#stopped) throw this.#stopped;
+        const ms = delay();
+        if (ms <= 0) return;
+        if (!announced && ms >= LONG_WAIT_MS) {
+          this.#options.onWait?.(who(), ms, what);
+          announced = true;
+        }
+        // Re-read every slice: a window that ends may reveal another (a sliding window, a Reset
+        // that moved), and whoever shows the wait must show the end it has now, not the first guess.
+        wait ??= { bucket: who(), what, since: this.#now(), until: 0 };
+        wait.bucket = who();
+        wait.until = this.#now() + ms;
+        this.#waits.add(wait);
+        const slice = Math.min(ms, POLL_MS);
+        this.waitedMs += slice;
+        await this.#sleep(slice);
       }
-      const slice = Math.min(wait, POLL_MS);
-      this.waitedMs += slice;
-      await this.#sleep(slice);
+    } finally {
+      if (wait) this.#waits.delete(wait);
     }
   }
 
@@ -183,14 +230,17 @@ export class Pacer {
       state.resetAt = null;
       state.reserved = 0;
     }
+    // Never more than the ceiling less one held back, so that a tiny ceiling still lets work through.
+    const held = Math.min(this.#options.holdBack?.(bucket) ?? 0, state.ceiling - 1);
     if (state.remaining !== null) {
-      if (state.remaining - state.inFlight - state.reserved >= count) return 0;
+      if (state.remaining - state.inFlight - state.reserved - held >= count) return 0;
       if (state.resetAt !== null) return state.resetAt - now;
     }
     const windowStart = now - this.#options.windowMs;
     while (state.sent.length > 0 && state.sent[0]! <= windowStart) state.sent.shift();
-    if (state.sent.length + count <= state.ceiling) return 0;
-    return state.sent[Math.min(state.sent.length - 1, state.sent.length + count - 1 - state.ceiling)]! + this.#options.windowMs - now + 1;
+    const ceiling = state.ceiling - held;
+    if (state.sent.length + count <= ceiling) return 0;
+    return state.sent[Math.min(state.sent.length - 1, state.sent.length + count - 1 - ceiling)]! + this.#options.windowMs - now + 1;
   }
 
   /** Learns from a response of the bucket; `paced` says whether it went through `acquire`. */

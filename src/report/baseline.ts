@@ -60,7 +60,7 @@ export function compareReports(before: ConformanceDocument, after: ConformanceDo
     notes.push(`the baseline judged another target (${before.target.baseUrl})`);
   }
   if (before.profile.sha256 !== after.profile.sha256)
-    notes.push(`the baseline used another profile ("${before.profile.name}", sha256 ${before.profile.sha256.slice(0, 12)})`);
+    notes.push(`the baseline used another profile ("${before.profile.name}", sha256 ${before.profile.sha256?.slice(0, 12) ?? 'unknown'})`);
   if (before.suite.catalogueVersion !== after.suite.catalogueVersion) {
     notes.push(`the baseline used clause catalogue ${before.suite.catalogueVersion}, this run ${after.suite.catalogueVersion}`);
   }

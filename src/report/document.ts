@@ -20,7 +20,8 @@ export interface ConformanceDocument {
   complete: boolean;
   because: string;
   target: { baseUrl: string; embedded: boolean; note?: string };
-  profile: { name: string; source: string; sha256: string; content: unknown };
+  /** sha256 and content are null only when the run stopped before the profile could be read. */
+  profile: { name: string; source: string; sha256: string | null; content: unknown };
   suite: { version: string; commit: string | null; catalogueVersion: string };
   command: string[];
   settings: Record<string, unknown>;
@@ -38,10 +39,31 @@ export interface ConformanceDocument {
   environment: { requests: number; unplanned429: number; waitedMs: number };
   resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
   suiteFaults: string[];
+  /** Present when the run ended before its verdict (a signal, the preflight, a setting, a fault, or not at all yet). */
+  stopped?: Stopped;
   /** Present when the run was given `--baseline`. */
   baseline?: Comparison;
   /** The manifest written beside the report, and whether (and by which key) it is signed. */
   integrity?: Integrity;
+}
+
+/** Why a run ended before it could judge every clause it set out to. */
+export const STOP_KINDS = {
+  interrupted: 'a signal stopped the run',
+  preflight: 'the target could not be judged at all',
+  settings: 'a setting or the profile is wrong',
+  'suite-fault': 'the suite itself broke',
+  unfinished: 'the run has not finished: it is going on, or its process was killed',
+} as const;
+
+export interface Stopped {
+  readonly kind: keyof typeof STOP_KINDS;
+  /** The signal, for `interrupted`. */
+  readonly signal?: string;
+  /** One line for a CI page: `run interrupted by SIGTERM: 23 of 61 clauses not run`. */
+  readonly headline: string;
+  /** Clauses of the catalogue no check of this run judged. */
+  readonly clausesNotRun: number;
 }
 
 /** What `report.html` and `conformance.json` say of the manifest the run writes beside them. */
@@ -61,7 +83,8 @@ export interface DocumentInput {
   readonly baseUrl: string;
   readonly embedded: boolean;
   readonly targetNote?: string;
-  readonly profile: LoadedProfile;
+  /** null: the run stopped before it could read one (`source` then names the file, if any). */
+  readonly profile: LoadedProfile | { readonly unread: string };
   readonly argv: readonly string[];
   readonly settings: Record<string, unknown>;
   readonly seed: number;
@@ -74,6 +97,7 @@ export interface DocumentInput {
   readonly suiteFaults: readonly string[];
   readonly baseline?: Comparison;
   readonly integrity?: Integrity;
+  readonly stopped?: Stopped;
 }
 
 export function buildDocument(input: DocumentInput): ConformanceDocument {
@@ -85,7 +109,10 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     complete: input.verdict.complete,
     because: input.verdict.because,
     target: { baseUrl: input.baseUrl, embedded: input.embedded, ...(input.targetNote ? { note: input.targetNote } : {}) },
-    profile: { name: input.profile.profile.name, source: input.profile.source, sha256: input.profile.sha256, content: JSON.parse(input.profile.text) },
+    profile:
+      'unread' in input.profile
+        ? { name: '(not read)', source: input.profile.unread, sha256: null, content: null }
+        : { name: input.profile.profile.name, source: input.profile.source, sha256: input.profile.sha256, content: JSON.parse(input.profile.text) },
     suite: { version: suiteVersion(), commit: gitCommit(), catalogueVersion: CATALOGUE_VERSION },
     command: ['conformance', ...redactHeaderValues(input.argv)],
     settings: input.settings,
@@ -108,6 +135,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
       removed: input.ledger.filter((e) => e.event === 'deleted'),
     },
     suiteFaults: [...input.suiteFaults],
+    ...(input.stopped ? { stopped: input.stopped } : {}),
     ...(input.baseline ? { baseline: input.baseline } : {}),
     ...(input.integrity ? { integrity: input.integrity } : {}),
   };

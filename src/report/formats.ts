@@ -1,16 +1,14 @@
 import type { ConformanceDocument } from './document.js';
 import { renderHtml } from './html.js';
+import { renderJunit } from './junit.js';
 import { renderSummary } from './summary.js';
 
 /** One report a run writes beside `conformance.json`'s siblings. */
 export interface ReportFormat {
   /** The file's name in the report folder. */
   readonly file: string;
-  /**
-   * Renders the already redacted document; `others` are the paths of the other reports, for a
-   * format that names them. Absent where vitest's own reporter writes the file during the run.
-   */
-  readonly render?: (document: ConformanceDocument, others: readonly string[]) => string;
+  /** Renders the already redacted document; `others` are the paths of the other reports, for a format that names them. */
+  readonly render: (document: ConformanceDocument, others: readonly string[]) => string;
   /** Also appended to `$GITHUB_STEP_SUMMARY` when it is set. */
   readonly stepSummary?: boolean;
 }
@@ -20,7 +18,7 @@ export const REPORT_FORMATS = {
   json: { file: 'conformance.json', render: (document) => `${JSON.stringify(document, null, 2)}\n` },
   html: { file: 'report.html', render: (document) => renderHtml(document) },
   summary: { file: 'summary.md', render: (document, others) => renderSummary(document, others), stepSummary: true },
-  junit: { file: 'junit.xml' },
+  junit: { file: 'junit.xml', render: (document) => renderJunit(document) },
 } as const satisfies Record<string, ReportFormat>;
 
 export type ReportFormatName = keyof typeof REPORT_FORMATS;

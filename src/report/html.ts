@@ -81,7 +81,7 @@ function facts(doc: ConformanceDocument): string {
     ['Target', esc(doc.target.baseUrl)],
     [
       'Profile',
-      `${esc(doc.profile.name)} <span class="muted">(${esc(doc.profile.source)})</span><br><code class="hash">sha256 ${esc(doc.profile.sha256)}</code>`,
+      `${esc(doc.profile.name)} <span class="muted">(${esc(doc.profile.source)})</span><br><code class="hash">sha256 ${esc(doc.profile.sha256 ?? 'unknown: the profile was not read')}</code>`,
     ],
     [
       'Suite',

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from './atomic.js';
 import { join } from 'node:path';
 import type { Redactor } from '../http/redactor.js';
 import type { Output } from '../run/output.js';
@@ -21,7 +22,7 @@ export function scrubReports(dir: string, redactor: Redactor, only: readonly str
     if (!stat.isFile()) continue;
     const text = readFileSync(file, 'utf8');
     if (!redactor.leaks(text)) continue;
-    writeFileSync(file, redactor.redact(text));
+    writeFileAtomic(file, redactor.redact(text));
     scrubbed.push(file);
   }
   return scrubbed;

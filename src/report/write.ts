@@ -1,6 +1,7 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../http/redactor.js';
+import { writeFileAtomic } from './atomic.js';
 import type { ConformanceDocument } from './document.js';
 import { REPORT_FORMATS, type ReportFormat } from './formats.js';
 
@@ -20,11 +21,10 @@ export function writeReports(document: ConformanceDocument, dir: string, redacto
   const formats: readonly ReportFormat[] = Object.values(REPORT_FORMATS);
   const written: string[] = [];
   for (const format of formats) {
-    if (!format.render) continue;
     const others = formats.filter((f) => f !== format).map((f) => join(dir, f.file));
     const text = redactor.redact(format.render(safe, others));
     const path = join(dir, format.file);
-    writeFileSync(path, text);
+    writeFileAtomic(path, text);
     if (format.stepSummary && options.stepSummary) appendFileSync(options.stepSummary, text);
     written.push(path);
   }

@@ -20,16 +20,35 @@ const MAX_LIST_PAGES = 50;
 
 /**
  * Deletes what the run created and did not delete again (keys, from the ledger), also when
- * checks failed or the target misbehaved. Called once at the end of every run; says what it did
- * only when there was something to do.
+ * checks failed or the target misbehaved, within `withinMs`: the teardown's bound. `http` is the
+ * teardown's client, which does not pace (the pacer kept its budget back, `Pacer` `holdBack`)
+ * and does not wait out a 429, so the teardown never waits for a rate-limit window. Called at
+ * the end of every run and on a signal; says what it did only when there was something to do.
  */
-export async function cleanupCreated(http: HttpClient, ledger: Ledger, profile: Profile, deletion: KeyDeletion, io: Output): Promise<CleanupResult> {
+export async function cleanupCreated(
+  http: HttpClient,
+  ledger: Ledger,
+  profile: Profile,
+  deletion: KeyDeletion,
+  io: Output,
+  withinMs = Number.POSITIVE_INFINITY,
+): Promise<CleanupResult> {
   const outstanding = ledger.outstanding('api_key');
   if (outstanding.length === 0) return { deleted: [], leftBehind: [] };
-  const result = await deleteKeys(http, ledger, profile, outstanding, {
+  const work = deleteKeys(http, ledger, profile, outstanding, {
     path: deletion.path,
     ...(deletion.leaveKeys ? { why: 'left by --leave-keys: no key path is known' } : {}),
   });
+  let timer: NodeJS.Timeout | undefined;
+  const bound = Number.isFinite(withinMs)
+    ? new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), withinMs)))
+    : new Promise<null>(() => undefined);
+  const finished = await Promise.race([work, bound]).finally(() => clearTimeout(timer));
+  // Past the bound: whatever the ledger does not show deleted stays, and says why.
+  const result = finished ?? {
+    deleted: ledger.entries.filter((e) => e.event === 'deleted' && outstanding.some((o) => o.id === e.id || (o.name !== undefined && o.name === e.name))),
+    leftBehind: ledger.outstanding('api_key').map((entry) => ({ entry, reason: `the teardown's bound of ${Math.round(withinMs / 1000)} s was reached` })),
+  };
   io.out(`cleanup: ${describeCleanup(result)}`);
   return result;
 }

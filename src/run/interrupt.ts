@@ -1,44 +1,72 @@
-import type { Vitest } from 'vitest/node';
 import type { Output } from './output.js';
 
-/** Exit status of a run stopped by Ctrl-C (128 + SIGINT), as shells report it. */
-export const INTERRUPTED_EXIT = 130;
+/** The signals that end a run, and the exit status a shell reports for each (128 + its number). */
+export const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+export type StopSignal = keyof typeof SIGNAL_EXIT;
+const SIGNALS = Object.keys(SIGNAL_EXIT) as StopSignal[];
 
 export interface Interrupt {
-  /** Ctrl-C was pressed: the checks were stopped and the run gives no verdict. */
-  readonly interrupted: boolean;
+  /** The first signal received, or null while none was. */
+  readonly signal: StopSignal | null;
+  /** Resolves with the first signal. */
+  readonly received: Promise<StopSignal>;
   /**
-   * Makes this the only Ctrl-C handler: vitest's own exits the process a millisecond after the
-   * signal, before any key is deleted. Called once vitest is set up.
+   * Makes this the only handler of the signals: vitest's own exits the process a millisecond
+   * after SIGINT, before any key is deleted. Called once vitest is set up, and again at will.
    */
   claim(): void;
   dispose(): void;
 }
 
+export interface InterruptHooks {
+  /** The first signal: stop starting work (the run then tears down and reports). */
+  onFirst(signal: StopSignal): void;
+  /** A second signal: the last lines before the process exits at once (keys still live, the cleanup command). */
+  onSecond(signal: StopSignal): void;
+}
+
+const CLAIM_EVERY_MS = 100;
+
 /**
- * Ctrl-C during a run: stop the checks (the one running finishes, none starts), then let the run
- * delete the keys it created before it exits 130. A second Ctrl-C exits at once; the ledger
- * still lists the keys for `conformance cleanup`.
+ * SIGINT (Ctrl-C; GitHub Actions' cancel), SIGTERM (GitLab, Docker, Kubernetes) and SIGHUP (a
+ * closed terminal) end a run the same way, as k6 does: the first stops the checks and lets the
+ * run delete its keys within its bounded teardown and write its report; a second exits at once
+ * with the status of that signal, after `onSecond` has said what is left.
  */
-export function onInterrupt(io: Output, vitest: () => Vitest | null): Interrupt {
-  let interrupted = false;
-  const handler = () => {
-    if (interrupted) {
-      io.err('interrupted again: exiting now; run `conformance cleanup` to delete the keys this run created');
-      process.exit(INTERRUPTED_EXIT);
+export function onInterrupt(io: Output, hooks: InterruptHooks): Interrupt {
+  let signal: StopSignal | null = null;
+  let resolve!: (signal: StopSignal) => void;
+  const received = new Promise<StopSignal>((r) => (resolve = r));
+  const handler = (which: NodeJS.Signals) => {
+    const now = which as StopSignal;
+    if (signal !== null) {
+      io.err(`${now} again: exiting now`);
+      hooks.onSecond(now);
+      process.exit(SIGNAL_EXIT[now]);
     }
-    interrupted = true;
-    io.err('interrupted: stopping the checks, then deleting the keys this run created (Ctrl-C again to exit at once)');
-    void vitest()?.cancelCurrentRun('keyboard-input');
+    signal = now;
+    hooks.onFirst(now);
+    resolve(now);
   };
-  process.on('SIGINT', handler);
+  for (const name of SIGNALS) process.on(name, handler);
+  const claim = () => {
+    for (const name of SIGNALS) for (const listener of process.listeners(name)) if (listener !== handler) process.off(name, listener);
+  };
+  // Vitest and what it loads (vite's server, signal-exit) add handlers of their own after it is
+  // set up, and some of them exit or re-raise the signal: claimed again every moment of the run.
+  let guard: NodeJS.Timeout | null = null;
   return {
-    get interrupted() {
-      return interrupted;
+    get signal() {
+      return signal;
     },
+    received,
     claim: () => {
-      for (const listener of process.listeners('SIGINT')) if (listener !== handler) process.off('SIGINT', listener);
+      claim();
+      guard ??= setInterval(claim, CLAIM_EVERY_MS).unref();
     },
-    dispose: () => void process.off('SIGINT', handler),
+    dispose: () => {
+      if (guard) clearInterval(guard);
+      for (const name of SIGNALS) process.off(name, handler);
+    },
   };
 }

@@ -1,37 +1,41 @@
 import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { ConformanceReporter } from '../../reporters/conformance.js';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
+import type { LedgerEntry } from '../broker/ledger.js';
 import { DEFAULT_MAX_KEYS, type Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
-import { closeDispatcher, HttpClient } from '../http/client.js';
+import { bucketOfCredential, closeDispatcher, HttpClient } from '../http/client.js';
 import { isLoopback } from '../http/loopback.js';
-import { loadSigningKey } from '../integrity/signing-key.js';
-import { MANIFEST_FILE, writeManifest } from '../integrity/manifest.js';
-import { buildDocument } from '../report/document.js';
-import { guardOutput, scrubReports } from '../report/leak-scan.js';
-import { REPORT_FILES, writeReports } from '../report/write.js';
+import { loadSigningKey, type SigningKey } from '../integrity/signing-key.js';
+import { MANIFEST_FILE } from '../integrity/manifest.js';
+import { buildDocument, type Stopped } from '../report/document.js';
+import { guardOutput } from '../report/leak-scan.js';
+import { publish } from '../report/publish.js';
 import { alteredOwnWords } from '../report/own-words.js';
 import { baselineExitCode, compareReports, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
+import { sleep } from '../sleep.js';
 import { cleanupCreated } from './cleanup.js';
-import { INTERRUPTED_EXIT, onInterrupt, type Interrupt } from './interrupt.js';
+import { onInterrupt, SIGNAL_EXIT, type StopSignal } from './interrupt.js';
 import type { RunContext } from './context.js';
 import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
 import { inferKeyPrefix } from '../keys/prefix.js';
 import { createKeyPool } from '../keys/pool.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, loadEstimates } from './estimates.js';
+import { estimate, loadEstimates, type Estimate } from './estimates.js';
+import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { consoleOutput, type Output } from './output.js';
 import { preflight } from './preflight.js';
+import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
 import { runSuites } from './suites.js';
+import { writeStoppedReport } from './stopped-report.js';
 import { openTarget, type Target } from './target.js';
-import { clauseResults, verdictOf } from './verdict.js';
+import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from './verdict.js';
 import { CLAUSE_IDS, familyOf } from '../clauses/catalogue.js';
 import { selectionReason, type Selection } from './selection.js';
 
@@ -39,41 +43,103 @@ import { selectionReason, type Selection } from './selection.js';
 export async function run(settings: Settings, io: Output = consoleOutput): Promise<number> {
   const startedAt = new Date();
   const embedded = settings.baseUrl === null;
-  let target: Target | null = null;
+  // What the report of a run that stops early draws on, filled in as the run gets there.
+  const state: {
+    target: Target | null;
+    broker: Broker | null;
+    seed: number | null;
+    notes: readonly string[];
+    collector: ConformanceReporter | null;
+    clauses: ClauseContext | null;
+    signingKey: SigningKey | null;
+    teardown: ((withinMs?: number) => Promise<unknown>) | null;
+  } = { target: null, broker: null, seed: null, notes: [], collector: null, clauses: null, signingKey: null, teardown: null };
   let served: RunningBroker | null = null;
-  // Keys the run created are deleted whatever happens: checks failing, the target misbehaving,
-  // the suite breaking, Ctrl-C. Set once there is something to clean up with.
-  let cleanup: (() => Promise<unknown>) | null = null;
-  let interrupt: Interrupt | null = null;
+  let running: Vitest | null = null;
+  let heartbeat: Heartbeat | null = null;
+  const interrupt = onInterrupt(io, {
+    onFirst: (signal) => {
+      io.err(
+        `${signal}: stopping the checks, then deleting the keys this run created (at most ${settings.teardownTimeoutMs / 1000} s; ${signal} again exits at once)`,
+      );
+      state.broker?.pacer.stop(`the run was interrupted by ${signal}`);
+      void running?.cancelCurrentRun('keyboard-input');
+    },
+    onSecond: () => io.err(liveKeysLine(state.broker?.ledger.outstanding('api_key') ?? [], settings)),
+  });
+  const stopReport = (kind: Stopped['kind'], because: string, results: readonly ClauseResult[], signal?: StopSignal) =>
+    writeStoppedReport({
+      // The provisional report is replaced at the end: a CI page's summary gets the final one only.
+      stepSummary: kind !== 'unfinished',
+      settings,
+      startedAt,
+      kind,
+      ...(signal ? { signal } : {}),
+      because,
+      results,
+      baseUrl: state.target?.baseUrl ?? null,
+      embedded,
+      profile: state.target?.loaded ?? null,
+      seed: state.seed,
+      broker: state.broker,
+      preflightNotes: state.notes,
+      suiteFaults: state.collector?.suiteFaults ?? [],
+      signingKey: state.signingKey,
+    });
+  /** A signal ended the run: the keys deleted within the teardown's bound, then a report that says so. */
+  const interrupted = async (signal: StopSignal): Promise<number> => {
+    const teardownStart = Date.now();
+    const left = await state.teardown?.(settings.teardownTimeoutMs).catch(() => null);
+    io.err(`teardown: ${Date.now() - teardownStart} ms (bound ${settings.teardownTimeoutMs / 1000} s)`);
+    const outstanding = state.broker?.ledger.outstanding('api_key') ?? [];
+    const results = stoppedResults(state.collector?.records ?? [], state.clauses, `the run was interrupted by ${signal}`, state.collector?.planned ?? null);
+    const because = `interrupted by ${signal} before the run could judge every clause${outstanding.length > 0 ? ` (${outstanding.length} key(s) left live)` : ''}`;
+    const published = stopReport('interrupted', because, results, signal);
+    io.err(`verdict: inconclusive: ${because}; ${notRunCount(results)} of ${CLAUSE_IDS.length} clauses not run`);
+    if (outstanding.length > 0 || left === null) io.err(liveKeysLine(outstanding, settings));
+    io.out(`reports: ${published.files.join(', ')}`);
+    return SIGNAL_EXIT[signal];
+  };
+
   try {
     // Read before anything starts: an unreadable baseline is a setting error (exit 2), not a late surprise.
     const baseline = settings.baselineFile ? readReportFile(settings.baselineFile, 'baseline') : null;
     // So is a signing key that cannot sign: the run would end with reports nobody can trust.
-    const signingKey = settings.signKey ? loadSigningKey(settings.signKey) : null;
-    target = await openTarget(settings);
+    state.signingKey = settings.signKey ? loadSigningKey(settings.signKey) : null;
+    const signingKey = state.signingKey;
+    // A provisional report, replaced at the end: a run killed outright leaves one that says it did not finish.
+    if (!settings.dryRun) stopReport('unfinished', 'the run did not finish', stoppedResults([], null, 'the run did not finish'));
+    state.target = await openTarget(settings);
+    const target = state.target;
     const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
     const seed = settings.seed ?? randomInt(2 ** 31 - 1);
+    state.seed = seed;
     const runId = newRunId(startedAt);
     const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
     const broker = new Broker({
       keyPrefix,
       ledgerFile: settings.ledgerFile,
+      // The configured key deletes the run's keys: its pacing keeps the teardown's requests back.
+      teardownBucket: bucketOfCredential('main', keys),
       pacer: {
         perKey: profile.limits.perKeyPerMinute,
         anonymous: profile.limits.unauthenticatedPerMinute,
         windowMs: profile.limits.windowSeconds * 1000,
         // A target on this machine shares its clock; a remote one may be a second apart.
         marginMs: isLoopback(baseUrl) ? 30 : 1000,
-        // The broker names the bucket in words (`the main key`); `what` says what is awaited.
-        onWait: (who, ms, what) =>
-          io.out(
-            `  … waiting ${Math.ceil(ms / 1000)} s for ${what ?? 'the rate-limit window'} (${who}), until ${new Date(Date.now() + ms).toISOString().slice(11, 19)} UTC`,
-          ),
       },
     });
+    state.broker = broker;
+    if (interrupt.signal) broker.pacer.stop(`the run was interrupted by ${interrupt.signal}`);
     const guarded = guardOutput(io, broker.redactor);
-    io = guarded;
+    heartbeat = startHeartbeat({
+      io: guarded,
+      waits: () => broker.waits(),
+      remainingS: () => expectedRemainingS(broker, state.collector !== null ? expectedRun : null),
+      live: process.stdout.isTTY && !process.env.CI ? (text: string) => void process.stdout.write(text) : null,
+    });
+    io = heartbeat.io;
     broker.addConfiguredSecret(keys.main);
     broker.addConfiguredSecret(keys.other);
     for (const [, value] of settings.extraHeaders) broker.addConfiguredSecret(value);
@@ -95,16 +161,37 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       noKeys: null,
       leaveKeys: settings.leaveKeys,
     };
-    cleanup = once(() => cleanupCreated(http, broker.ledger, profile, keyDeletion, io));
+    const teardownHttp = (withinMs: number) =>
+      new HttpClient({
+        baseUrl,
+        keys,
+        extraHeaders: settings.extraHeaders,
+        timeoutMs: Math.min(settings.timeoutMs, withinMs),
+        // Unpaced: the pacer kept these requests back (Broker teardownBucket). No wait on a 429.
+        hooks: { acquire: async () => undefined, record: async (e, body) => void broker.record(e, body) },
+        retry429: false,
+        currentCheck: () => 'cleanup',
+      });
+    state.teardown = once((withinMs = Number.POSITIVE_INFINITY) =>
+      cleanupCreated(teardownHttp(Number.isFinite(withinMs) ? withinMs : settings.timeoutMs), broker.ledger, profile, keyDeletion, io, withinMs),
+    );
     io.out(`conformance: ${baseUrl}${embedded ? ' (embedded reference server)' : ''}, profile "${profile.name}", seed ${seed}`);
     const checked = await preflight(http, profile, keys.other !== null);
+    state.notes = checked.notes;
     for (const note of checked.notes) io.out(`  note: ${note}`);
     const propertyRuns = settings.propertyRuns ?? propertyBudget();
     const poolSize = poolSizeFor(settings, profile, keys.other !== null, embedded, propertyRuns);
+    const selection = { only: settings.only, skip: settings.skip };
+    const expectedRun = estimate(
+      loadEstimates(),
+      { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey: keys.other !== null },
+      poolSize,
+      propertyRuns,
+    );
     if (settings.dryRun) {
       const lines = dryRunLines({
         profile,
-        selection: { only: settings.only, skip: settings.skip },
+        selection,
         readOnly: settings.readOnly,
         hasOtherAccountKey: keys.other !== null,
         keys: poolSize,
@@ -114,7 +201,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       return 0;
     }
 
-    if (keyDeletion.source === null && !settings.leaveKeys && !settings.readOnly && createsKeys({ only: settings.only, skip: settings.skip })) {
+    if (keyDeletion.source === null && !settings.leaveKeys && !settings.readOnly && createsKeys(selection)) {
       keyDeletion = await probeConventionalDeletion({ http, broker, profile, keyPrefix, runId, baseUrl });
       if (keyDeletion.noKeys) io.out(`  note: ${keyDeletion.noKeys}`);
       else if (keyDeletion.source === 'conventional')
@@ -135,7 +222,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       keyDeletion,
       keyPool: pool.keys,
       broker: served.address,
-      selection: { only: settings.only, skip: settings.skip },
+      selection,
       strict: settings.strict,
       readOnly: settings.readOnly,
       seed,
@@ -144,44 +231,38 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       preflight: checked,
     };
     const collector = new ConformanceReporter();
+    state.collector = collector;
+    state.clauses = { selection, profile, hasOtherAccountKey: keys.other !== null, readOnly: settings.readOnly };
+    if (interrupt.signal) return await interrupted(interrupt.signal);
     mkdirSync(settings.reportDir, { recursive: true });
-    const junitFile = join(settings.reportDir, REPORT_FILES.junit);
-    let running: Vitest | null = null;
-    interrupt = onInterrupt(io, () => running);
-    await runSuites({
+    const suites = runSuites({
       context,
       collector,
-      junitFile,
       io,
-      // Hands over the running vitest, so that Ctrl-C can stop it and clean up (interrupt.ts).
+      // Hands over the running vitest, so that a signal can stop it and clean up (interrupt.ts).
       onStart: (vitest) => {
         running = vitest;
-        interrupt?.claim();
+        interrupt.claim();
+        if (interrupt.signal) void vitest.cancelCurrentRun('keyboard-input');
       },
     });
-    process.exitCode = 0;
-    await cleanup();
-    if (interrupt.interrupted) {
-      const leakedOnStop = scrubReports(settings.reportDir, broker.redactor);
-      if (leakedOnStop.length > 0 || guarded.leaks > 0)
-        io.err(`SECRET LEAK: a secret was found and scrubbed in ${[...leakedOnStop, ...(guarded.leaks > 0 ? ['the console output'] : [])].join(', ')}`);
-      io.err('interrupted: no verdict');
-      return INTERRUPTED_EXIT;
+    const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received]);
+    if (signal) {
+      // The checks in flight get a moment to end (their waits were cut), never the whole teardown.
+      await Promise.race([suites.catch(() => undefined), sleep(Math.min(STOP_GRACE_MS, settings.teardownTimeoutMs / 4))]);
+      return await interrupted(signal);
     }
+    process.exitCode = 0;
+    await state.teardown();
 
-    const results = clauseResults(collector.records, {
-      selection: context.selection,
-      profile,
-      hasOtherAccountKey: keys.other !== null,
-      readOnly: settings.readOnly,
-    });
+    const results = clauseResults(collector.records, state.clauses);
     let verdict = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults: collector.suiteFaults });
     const documentInput = {
       verdict,
       results,
       baseUrl,
       embedded,
-      targetNote: target.note,
+      ...(target.note ? { targetNote: target.note } : {}),
       profile: loaded,
       argv: settings.argv,
       settings: publicSettings(settings),
@@ -205,40 +286,79 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       document = buildDocument({ ...documentInput, verdict, suiteFaults });
     }
     if (baseline) document.baseline = compareReports(baseline, document, settings.baselineFile!);
-    const written = writeReports(document, settings.reportDir, broker.redactor, { stepSummary: process.env.GITHUB_STEP_SUMMARY || null });
-    const leaked = scrubReports(settings.reportDir, broker.redactor);
-    // Digests of the files as they stay: taken after the scan, which may have scrubbed one.
-    const manifest = writeManifest(settings.reportDir, Object.values(REPORT_FILES), {
-      suite: document.suite,
-      document: readReportFile(join(settings.reportDir, REPORT_FILES.json), 'the report just written'),
-      key: signingKey,
-    });
-    leaked.push(...scrubReports(settings.reportDir, broker.redactor, [MANIFEST_FILE]));
+    const published = publish(document, settings.reportDir, broker.redactor, signingKey);
+    const leaked = [...published.leaked];
     if (guarded.leaks > 0) leaked.push('the console output');
     if (leaked.length > 0) {
       io.err(`SECRET LEAK: a secret was found and scrubbed in ${leaked.join(', ')}; the run is inconclusive`);
       return 2;
     }
-    for (const line of verdictLines(document, [...written, junitFile, manifest])) io.out(line);
+    for (const line of verdictLines(document, published.files)) io.out(line);
+    const left = broker.ledger.outstanding('api_key');
+    if (left.length > 0) io.out(liveKeysLine(left, settings));
     // With a baseline, only a regression fails the gate: a known failure exits 0.
     return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline) : verdict.exitCode;
   } catch (error) {
+    if (interrupt.signal) return await interrupted(interrupt.signal);
     if (error instanceof ConformanceError) {
       io.err(error.toLine());
+      if (!settings.dryRun) {
+        const kind = PREFLIGHT_CODES.has(error.code) ? 'preflight' : 'settings';
+        const why = kind === 'preflight' ? 'the preflight stopped the run' : 'a setting is wrong';
+        await state.teardown?.(settings.teardownTimeoutMs).catch(() => undefined);
+        // The one line above is all the terminal says; the report folder says it for a CI page.
+        stopReport(kind, error.toLine(), stoppedResults([], state.clauses, why));
+      }
       return 2;
+    }
+    if (!settings.dryRun) {
+      await state.teardown?.(settings.teardownTimeoutMs).catch(() => undefined);
+      stopReport('suite-fault', `the suite itself broke: ${(error as Error)?.message ?? String(error)}`, stoppedResults([], state.clauses, 'the suite broke'));
     }
     throw error;
   } finally {
-    interrupt?.dispose();
+    interrupt.dispose();
+    heartbeat?.stop();
     try {
-      await cleanup?.();
+      await state.teardown?.(settings.teardownTimeoutMs);
     } catch (error) {
       io.err(`cleanup failed: ${(error as Error).message}; \`conformance cleanup\` deletes what the ledger lists`);
     }
     await served?.close();
-    await target?.reference?.close();
+    await state.target?.reference?.close();
     await closeDispatcher();
   }
+}
+
+/** After a signal, how long the checks in flight may take to end before the teardown starts anyway. */
+const STOP_GRACE_MS = 2000;
+
+/** Errors of the preflight (the target, not the settings). */
+const PREFLIGHT_CODES: ReadonlySet<string> = new Set(['CONF_TARGET_UNREACHABLE', 'CONF_TARGET_REDIRECTED', 'CONF_TARGET_NOT_API', 'CONF_KEY_REJECTED']);
+
+/** Keys still live on the target, by name and id, and the exact command that deletes them. */
+function liveKeysLine(live: readonly LedgerEntry[], settings: Settings): string {
+  if (live.length === 0) return 'no key of this run is live on the target';
+  const names = live.map((e) => `${e.name ?? '(no name)'} [${e.id}]`).join(', ');
+  if (settings.baseUrl === null) return `${live.length} key(s) of the embedded reference server were not deleted: they end with it (${names})`;
+  return `${live.length} key(s) still live on the target: ${names}; delete them with: ${cleanupCommand(settings)}`;
+}
+
+/** `conformance cleanup` with the settings that reach the same target and ledger. */
+export function cleanupCommand(settings: Settings): string {
+  const quote = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+  const parts = ['npx', 'conformance', 'cleanup', '--report-dir', quote(settings.reportDir)];
+  if (settings.baseUrl) parts.push('--base-url', quote(settings.baseUrl));
+  if (settings.profileFile) parts.push('--profile', quote(settings.profileFile));
+  return parts.join(' ');
+}
+
+/** Seconds the run probably still needs: the estimate less the share of its requests already sent. */
+function expectedRemainingS(broker: Broker, expected: Estimate | null): number | null {
+  if (!expected) return null;
+  const total = expected.requests.main + expected.requests.other + expected.requests.created + expected.requests.anonymous;
+  if (total === 0) return null;
+  return Math.max(0, expected.seconds * (1 - broker.log().length / total));
 }
 
 /** Families whose checks create keys. */
@@ -284,24 +404,4 @@ function poolSizeFor(settings: Settings, profile: Profile, hasOtherAccountKey: b
   const selection = { only: settings.only, skip: settings.skip };
   const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
   return (main / profile.limits.perKeyPerMinute) * profile.limits.windowSeconds > POOL_WORTHWHILE_S ? DEFAULT_MAX_KEYS : 1;
-}
-
-/** Settings as the report shows them: no secret, only whether one was given. */
-function publicSettings(settings: Settings): Record<string, unknown> {
-  return {
-    baseUrl: settings.baseUrl,
-    apiKey: settings.apiKey ? 'set' : 'unset',
-    otherAccountApiKey: settings.otherAccountApiKey ? 'set' : 'unset',
-    profile: settings.profileFile,
-    reportDir: settings.reportDir,
-    extraHeaders: settings.extraHeaders.map(([name]) => `${name}: [REDACTED]`),
-    only: settings.only,
-    skip: settings.skip,
-    strict: settings.strict,
-    requireComplete: settings.requireComplete,
-    readOnly: settings.readOnly,
-    leaveKeys: settings.leaveKeys,
-    propertyRuns: settings.propertyRuns,
-    timeoutMs: settings.timeoutMs,
-  };
 }

@@ -20,7 +20,6 @@ const ROOT = PACKAGE_ROOT;
 export async function runSuites(options: {
   readonly context: RunContext;
   readonly collector: Reporter;
-  readonly junitFile: string;
   readonly io: Output;
   readonly onStart: (vitest: Vitest) => void;
 }): Promise<void> {
@@ -37,11 +36,10 @@ export async function runSuites(options: {
       reporters: [
         options.collector,
         new ProgressReporter(io.out),
-        'junit',
-        ...(process.env.GITHUB_ACTIONS === 'true' ? [new GithubAnnotationsReporter(io.out, ROOT)] : []),
+        // junit.xml is written with the other reports, from the clause results (src/report/junit.ts).
+        ...(process.env.GITHUB_ACTIONS === 'true' ? [new GithubAnnotationsReporter(io.out)] : []),
         { onInit: options.onStart },
       ],
-      outputFile: { junit: options.junitFile },
       provide: { conformance: options.context },
       fileParallelism: false,
       // One worker for all suites: the module graph (ajv, fast-check, faker) loads once, not per file.
@@ -49,8 +47,6 @@ export async function runSuites(options: {
       pool: 'threads',
       sequence: { sequencer: SuiteOrder },
       passWithNoTests: true,
-      // Annotations point at the check's line in its suite file.
-      includeTaskLocation: true,
       // The suites and the kit, compiled once and kept on disk: a run does not compile them again.
       experimental: { fsModuleCache: true, fsModuleCachePath: join(cache, 'modules') },
     },

@@ -87,3 +87,36 @@ export function countBy(results: readonly ClauseResult[]): Record<Level, Record<
   for (const r of results) counts[r.level][r.status]++;
   return counts;
 }
+
+/**
+ * The clauses of a run that stopped before its end, for a report that says so: a clause no check
+ * finished, or only some of its checks (`planned` counts them where known), is `skipped` with
+ * "not run: <why>"; a failure already found stays, with its evidence. Left out by the selection
+ * or the profile stays `not_applicable`. Without a context (the profile was never read), every
+ * clause is not run. Errors of checks cut short by the stop are the stop's, not the suite's.
+ */
+export function stoppedResults(
+  records: readonly CheckRecord[],
+  context: ClauseContext | null,
+  why: string,
+  planned: ReadonlyMap<ClauseId, number> | null = null,
+): ClauseResult[] {
+  const finished = records.filter((r) => r.status !== 'error');
+  const notRun = (result: ClauseResult): ClauseResult => ({ ...result, status: 'skipped', reason: `not run: ${why}` });
+  if (!context) {
+    return CLAUSE_IDS.map((id) =>
+      notRun({ id, level: CLAUSES[id].level, family: familyOf(id), section: CLAUSES[id].section, summary: CLAUSES[id].summary, status: 'skipped', checks: [] }),
+    );
+  }
+  return clauseResults(finished, context).map((result) => {
+    if (result.status === 'fail' || result.status === 'warn') return result;
+    if (result.checks.length === 0) return result.status === 'not_applicable' ? result : notRun(result);
+    const expected = planned?.get(result.id);
+    return expected !== undefined && result.checks.length < expected ? notRun(result) : result;
+  });
+}
+
+/** Clauses a stopped run did not judge: for its one-line headline. */
+export function notRunCount(results: readonly ClauseResult[]): number {
+  return results.filter((r) => r.status === 'skipped' && r.reason?.startsWith('not run: ')).length;
+}

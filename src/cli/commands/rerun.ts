@@ -17,6 +17,11 @@ export const rerunCommand: Command = async (args, io) => {
   const [file, ...extra] = args;
   if (!file || file.startsWith('-')) throw new ConformanceError('CONF_SETTING_INVALID', 'usage: conformance rerun REPORT.json [--report-dir DIR]');
   const report = readReportFile(file, 'report');
+  if (report.profile.content === null)
+    throw new ConformanceError(
+      'CONF_REPORT_INVALID',
+      `${file} is the report of a run that stopped before it read a profile (${report.because}): there is no run to repeat`,
+    );
   // The original report is evidence someone may hold: the rerun writes beside it, not over it.
   const reportDir = extra.some((a) => a === '--report-dir' || a.startsWith('--report-dir=')) ? [] : ['--report-dir', join(dirname(resolve(file)), 'rerun')];
   const argv = [...rerunArguments(report, writeProfile(report)), ...reportDir, ...extra];

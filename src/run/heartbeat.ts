@@ -1,0 +1,109 @@
+import type { Output } from './output.js';
+
+/** A wait going on, in words: which budget, for what, and until when (local ms) as now known. */
+export interface DescribedWait {
+  readonly who: string;
+  readonly what: string;
+  readonly since: number;
+  readonly until: number;
+}
+
+export interface HeartbeatOptions {
+  readonly io: Output;
+  /** The waits going on now (the pacer's, described by the broker). */
+  readonly waits: () => readonly DescribedWait[];
+  /** Seconds the run probably still needs, or null when unknown. */
+  readonly remainingS?: () => number | null;
+  /** Raw writes for a live line on a terminal; null in a log (CI). */
+  readonly live: ((text: string) => void) | null;
+  /**
+   * In a log, the longest silence: a plain line at least this often while the run waits or works.
+   * @default 10000
+   */
+  readonly quietMs?: number;
+  /** @default 1000 */
+  readonly tickMs?: number;
+  readonly now?: () => number;
+}
+
+export interface Heartbeat {
+  /** The output to write through, so that the heartbeat knows when the run last spoke. */
+  readonly io: Output;
+  stop(): void;
+}
+
+/** A wait shorter than this is not worth a line of its own in a log. */
+const ANNOUNCE_MS = 2000;
+
+/** Erases the current terminal line (CR, then ANSI "erase in line"). */
+const ERASE = '\r\x1b[2K';
+
+/**
+ * Keeps a run from going silent, as k6 does: on a terminal, one live line redrawn every second
+ * while the run waits for a rate-limit budget (what for, how much longer, and the run's expected
+ * remaining time); in a log, a plain line at least every `quietMs` of silence, saying the same
+ * while it waits, or that it is still working. The time it names is re-read every tick from the
+ * pacer, so it is the time the run now expects to wait, not a first guess.
+ */
+export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
+  const now = options.now ?? Date.now;
+  const quietMs = options.quietMs ?? 10_000;
+  let lastSpoke = now();
+  let liveShown = false;
+  const announced = new Set<number>();
+  const erase = () => {
+    if (liveShown) options.live?.(ERASE);
+    liveShown = false;
+  };
+  const io: Output = {
+    out: (line) => {
+      erase();
+      lastSpoke = now();
+      options.io.out(line);
+    },
+    err: (line) => {
+      erase();
+      lastSpoke = now();
+      options.io.err(line);
+    },
+  };
+  const tick = () => {
+    const waits = options.waits();
+    const left = options.remainingS?.() ?? null;
+    const run = left === null ? '' : `; the run needs about ${formatS(left)} more`;
+    if (options.live) {
+      if (waits.length === 0) return erase();
+      options.live(`${ERASE}  … ${describe(waits, now())}${run}`);
+      liveShown = true;
+      return;
+    }
+    // A new long wait is said at once; then again whenever the log has been quiet for quietMs.
+    const fresh = waits.find((w) => !announced.has(w.since) && w.until - now() >= ANNOUNCE_MS);
+    for (const w of waits) announced.add(w.since);
+    if (!fresh && now() - lastSpoke < quietMs) return;
+    io.out(waits.length > 0 ? `  … ${describe(waits, now())}${run}` : `  … still running${run}`);
+  };
+  const timer = setInterval(tick, options.tickMs ?? 1000);
+  timer.unref();
+  return {
+    io,
+    stop: () => {
+      clearInterval(timer);
+      erase();
+    },
+  };
+}
+
+/** The longest wait first: "waiting 14 s more for the rate-limit window (the main key), 6 s so far, until 12:00:14 UTC". */
+function describe(waits: readonly DescribedWait[], at: number): string {
+  const longest = waits.reduce((a, b) => (b.until > a.until ? b : a));
+  const others = waits.length > 1 ? ` (and ${waits.length - 1} other wait(s))` : '';
+  return (
+    `waiting ${formatS((longest.until - at) / 1000)} more for ${longest.what} (${longest.who}), ` +
+    `${formatS((at - longest.since) / 1000)} so far, until ${new Date(longest.until).toISOString().slice(11, 19)} UTC${others}`
+  );
+}
+
+function formatS(seconds: number): string {
+  return `${Math.max(0, Math.ceil(seconds))} s`;
+}

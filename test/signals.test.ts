@@ -1,0 +1,114 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test, type TestContext } from 'vitest';
+import { referenceProfile, type ReferenceApp } from '../reference/server.js';
+import type { ConformanceDocument } from '../src/report/document.js';
+import { slowReference, spawnConformance, XMLLINT, xsdProblems } from './support/spawned.js';
+
+// Issue 23: a run cancelled by its CI job (SIGTERM, SIGINT, SIGHUP), even while it waits for a
+// rate-limit window, deletes every key it created within its bounded teardown, exits as shells
+// expect, and leaves a report whose JUnit fails; a second signal exits at once and says how to
+// clean up.
+
+const JUNIT_XSD = join(import.meta.dirname, 'fixtures/junit-10.xsd');
+const TEARDOWN_S = 10;
+
+/** Every file of a report folder, none of them empty. */
+function expectWholeFiles(dir: string): void {
+  for (const name of readdirSync(dir)) expect(statSync(join(dir, name)).size, name).toBeGreaterThan(0);
+}
+
+describe.concurrent('a signal ends a run cleanly', () => {
+  /** A run against 20-s windows and 40 requests a key, spread over 10 keys: it soon waits for a window. */
+  async function runUntilWaiting(onTestFinished: TestContext['onTestFinished'], modify?: (reference: ReferenceApp) => void) {
+    const ref = await slowReference(20, 40, referenceProfile(), modify);
+    // Per test, not afterEach: the tests run at once, and one's end must not stop another's run.
+    const closers: (() => Promise<void>)[] = [];
+    onTestFinished(async () => {
+      for (const close of closers.splice(0)) await close();
+    });
+    closers.push(() => ref.target.close());
+    const reportDir = join(ref.cwd, 'reports');
+    const run = spawnConformance(['--profile', ref.profileFile, '--report-dir', reportDir, '--max-keys', '10', '--skip', 'RATE'], ref.env, ref.cwd);
+    closers.unshift(async () => void run.child.kill('SIGKILL'));
+    await run.waitFor(/waiting \d+ s more for/, 120_000);
+    expect(ref.live().length).toBeGreaterThanOrEqual(9);
+    return { ref, reportDir, run };
+  }
+
+  test.for([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const)(
+    '%s during a rate-limit wait deletes every key within the teardown bound and exits %i with a failing JUnit',
+    async ([signal, exit], { onTestFinished }) => {
+      const { ref, reportDir, run } = await runUntilWaiting(onTestFinished);
+      const live = ref.live().length;
+      const sentAt = Date.now();
+      run.child.kill(signal);
+      const result = await run.done;
+      const tookMs = result.endedAt - sentAt;
+      console.log(`${signal}: ${live} live keys; exit ${tookMs} ms after the signal; ${run.lines.find((l) => l.text.startsWith('teardown:'))?.text}`);
+      expect({ code: result.code, signal: result.signal }, run.text()).toEqual({ code: exit, signal: null });
+      expect(tookMs).toBeLessThan((TEARDOWN_S + 5) * 1000);
+      expect(ref.live()).toEqual([]);
+      expect(run.text()).not.toMatch(/waiting \d+ s more for .*\n.*deleted/);
+
+      const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceDocument;
+      expect(report.verdict).toBe('inconclusive');
+      expect(report.stopped?.kind).toBe('interrupted');
+      expect(report.stopped?.headline).toMatch(new RegExp(`^run interrupted by ${signal}: \\d+ of 61 clauses not run$`));
+      expect(report.clauses.some((c) => c.status === 'skipped' && c.reason === `not run: the run was interrupted by ${signal}`)).toBe(true);
+      const junit = readFileSync(join(reportDir, 'junit.xml'), 'utf8');
+      expect(junit).toMatch(new RegExp(`<testcase classname="run" name="run interrupted by ${signal}: \\d+ of 61 clauses not run" time="0"><failure`));
+      expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain('inconclusive');
+      expectWholeFiles(reportDir);
+      if (XMLLINT) expect(xsdProblems(join(reportDir, 'junit.xml'), JUNIT_XSD)).toBe('');
+    },
+  );
+
+  test('a second signal exits at once, naming the keys still live and the cleanup command that then deletes them', async ({ onTestFinished }) => {
+    let hang = false;
+    const { ref, reportDir, run } = await runUntilWaiting(onTestFinished, (reference) =>
+      reference.app.addHook('preHandler', async (req) => {
+        if (hang && req.method === 'DELETE') await new Promise((resolve) => setTimeout(resolve, 30_000));
+      }),
+    );
+    // Deletions hang from now on: the teardown cannot finish before the second signal.
+    hang = true;
+    run.child.kill('SIGTERM');
+    await run.waitFor(/stopping the checks/, 10_000);
+    const sentAt = Date.now();
+    run.child.kill('SIGTERM');
+    const result = await run.done;
+    expect(result.code).toBe(143);
+    expect(result.endedAt - sentAt).toBeLessThan(2000);
+    const line = await run.waitFor(/key\(s\) still live on the target: .*delete them with: npx conformance cleanup/, 1000);
+    expect(line.text).toContain('conformance-');
+    const command = line.text.slice(line.text.indexOf('npx conformance cleanup ') + 'npx conformance cleanup '.length).split(' ');
+    expect(command).toEqual(['--report-dir', reportDir, '--base-url', ref.target.url, '--profile', ref.profileFile]);
+  });
+});
+
+describe('a run killed outright', () => {
+  test('leaves whole files that say it did not finish (the provisional report), never a green or empty JUnit', async () => {
+    const ref = await slowReference(20, 40, referenceProfile());
+    const reportDir = join(ref.cwd, 'reports');
+    const run = spawnConformance(['--profile', ref.profileFile, '--report-dir', reportDir, '--only', 'PAG'], ref.env, ref.cwd);
+    try {
+      await run.waitFor(/^conformance: /, 60_000);
+      run.child.kill('SIGKILL');
+      await run.done;
+      expectWholeFiles(reportDir);
+      const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceDocument;
+      expect(report.verdict).toBe('inconclusive');
+      expect(report.stopped?.kind).toBe('unfinished');
+      expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toMatch(/<testcase classname="run" name="run not finished[^"]*" time="0"><failure/);
+      expect(existsSync(join(reportDir, 'summary.md'))).toBe(true);
+    } finally {
+      run.child.kill('SIGKILL');
+      await ref.target.close();
+    }
+  });
+});
