@@ -5,6 +5,7 @@ import type { Vitest } from 'vitest/node';
 import { ConformanceReporter } from '../../reporters/conformance.js';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
+import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { DEFAULT_MAX_KEYS, type Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { closeDispatcher, HttpClient } from '../http/client.js';
@@ -101,6 +102,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     for (const note of checked.notes) io.out(`  note: ${note}`);
     const propertyRuns = settings.propertyRuns ?? propertyBudget();
     const poolSize = poolSizeFor(settings, profile, keys.other !== null, embedded, propertyRuns);
+    const maxSubmissions = settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS;
     if (settings.dryRun) {
       const lines = dryRunLines({
         profile,
@@ -109,6 +111,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         hasOtherAccountKey: keys.other !== null,
         keys: poolSize,
         propertyRuns,
+        maxSubmissions,
       });
       for (const line of lines) io.out(line);
       return 0;
@@ -138,6 +141,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       selection: { only: settings.only, skip: settings.skip },
       strict: settings.strict,
       readOnly: settings.readOnly,
+      maxSubmissions,
       seed,
       propertyRuns,
       timeoutMs: settings.timeoutMs,
@@ -301,6 +305,7 @@ function publicSettings(settings: Settings): Record<string, unknown> {
     requireComplete: settings.requireComplete,
     readOnly: settings.readOnly,
     leaveKeys: settings.leaveKeys,
+    maxSubmissions: settings.maxSubmissions,
     propertyRuns: settings.propertyRuns,
     timeoutMs: settings.timeoutMs,
   };
