@@ -60,8 +60,9 @@ export function dryRunLines(input: DryRunInput): string[] {
 function submissionLine(input: DryRunInput, estimates: RequestEstimates, propertyRuns: number): string {
   const cap = input.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS;
   if (input.readOnly) return 'submissions: none (--read-only)';
-  if (cap === 0) return 'submissions: none (--max-submissions 0: the checks that create one are not applicable)';
   const plan = submissionPlan(estimates, { ...input, maxSubmissions: cap }, propertyRuns);
+  if (cap === 0)
+    return `submissions: none (--max-submissions 0: no submission may be created; the checks of ${plan.clauses.join(', ')} that create one are not applicable)`;
   if (plan.wanted === 0) return 'submissions: none';
   const held = plan.wanted > cap ? `; the checks want about ${plan.wanted}, so those last in line get fewer or none` : '';
   return `submissions: about ${plan.count}, never more than ${cap} (--max-submissions; they cannot be deleted), for ${plan.clauses.join(', ')}${held}`;
