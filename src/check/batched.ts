@@ -105,25 +105,14 @@ export async function batchedProperty<T>(
   const answer = answerOf(send, memo);
   // Its requests are the generated cases', as a property's are: the plan scales them with the budget.
   const from = t.exchanges.length;
+  let located: Located<Finding>;
   try {
-    await batchedSearch(t, subs, arbitrary, answer, values, count, options, seed, numRuns);
+    located = await bisectBatches(splitInto(values, count, options.weight), answer, { benignTogether: sizeLimit });
+    if (located?.found === 'case')
+      await replay(subs, arbitrary, answer, { seed, numRuns, path: String(located.index) }, located.failure, values[located.index]!);
   } finally {
     t.propertyExchanges.push(...t.exchanges.slice(from));
   }
-}
-
-async function batchedSearch<T>(
-  t: CheckContext,
-  subs: CheckSubmissions,
-  arbitrary: fc.Arbitrary<T>,
-  answer: (batch: readonly T[]) => Promise<BatchAnswer<Finding>>,
-  values: readonly T[],
-  count: number,
-  options: BatchedPropertyOptions<T>,
-  seed: number,
-  numRuns: number,
-): Promise<void> {
-  const located = await bisectBatches(splitInto(values, count, options.weight), answer, { benignTogether: sizeLimit });
   if (located === null) return;
   if (located.found === 'unsent') {
     if (located.from === 0) subs.noRoom();
@@ -137,7 +126,6 @@ async function batchedSearch<T>(
       counterexample,
     });
   }
-  await replay(subs, arbitrary, answer, { seed, numRuns, path: String(located.index) }, located.failure, values[located.index]!);
 }
 
 /** fast-check replays the failing case by its path and shrinks it; each shrunk case is one request, while the cap leaves room. */
