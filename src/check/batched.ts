@@ -18,6 +18,11 @@ const sizeLimit = (failure: Finding) => {
   return status !== undefined && status >= 400 && status < 500;
 };
 
+/**
+ * Sends a batch and says how it came out. With a memo, the answer is kept for each case: a case
+ * judged alone, and every case of a batch that passed (a submission of several cases passes only
+ * if each would alone), so that no case is sent twice.
+ */
 function answerOf<C>(send: SendBatch<C>, memo?: Map<string, BatchAnswer<Finding>>): (batch: readonly C[]) => Promise<BatchAnswer<Finding>> {
   return async (batch) => {
     const key = batch.length === 1 ? fc.stringify(batch[0]) : null;
@@ -30,7 +35,8 @@ function answerOf<C>(send: SendBatch<C>, memo?: Map<string, BatchAnswer<Finding>
       if (!(error instanceof Finding)) throw error;
       answer = { outcome: 'fail', failure: error };
     }
-    if (key !== null && answer.outcome !== 'unsent') memo?.set(key, answer);
+    if (answer.outcome === 'pass') for (const c of batch) memo?.set(fc.stringify(c), answer);
+    else if (key !== null && answer.outcome === 'fail') memo?.set(key, answer);
     return answer;
   };
 }
@@ -109,7 +115,7 @@ export async function batchedProperty<T>(
   try {
     located = await bisectBatches(splitInto(values, count, options.weight), answer, { benignTogether: sizeLimit });
     if (located?.found === 'case')
-      await replay(subs, arbitrary, answer, { seed, numRuns, path: String(located.index) }, located.failure, values[located.index]!);
+      await replay(subs, arbitrary, answer, memo, { seed, numRuns, path: String(located.index) }, (cases) => options.batches?.(cases) ?? 1, options.weight);
   } finally {
     t.propertyExchanges.push(...t.exchanges.slice(from));
   }
@@ -128,34 +134,55 @@ export async function batchedProperty<T>(
   }
 }
 
-/** fast-check replays the failing case by its path and shrinks it; each shrunk case is one request, while the cap leaves room. */
+/**
+ * fast-check replays the failing case by its path and shrinks it, as it would with a request per
+ * case, but the candidates of each step of the shrink travel many to a submission too: a run of
+ * fast-check with answers known so far (and any other candidate taken as passing) collects the
+ * candidates of the deepest failing case; they are sent in batches and bisected to the first that
+ * fails, which fast-check then descends into on its next run. The path and input it ends on are
+ * those of a shrink that sent each candidate alone, at the cost of a submission for each step whose
+ * candidates all pass, where one case a request cost one for each candidate that passes.
+ */
 async function replay<T>(
   subs: CheckSubmissions,
   arbitrary: fc.Arbitrary<T>,
   answer: (batch: readonly T[]) => Promise<BatchAnswer<Finding>>,
+  memo: Map<string, BatchAnswer<Finding>>,
   parameters: { seed: number; numRuns: number; path: string },
-  first: Finding,
-  value: T,
-): Promise<void> {
+  batches: (values: readonly T[]) => number,
+  weight: ((value: T) => number) | undefined,
+): Promise<never> {
   let capped = false;
-  const details = await fc.check(
-    fc.asyncProperty(arbitrary, async (value) => {
-      const judged = await answer([value]);
-      if (judged.outcome === 'fail') throw judged.failure;
-      // No room to try a smaller case: fast-check takes it as passing, and the shrink ends here.
-      if (judged.outcome === 'unsent') capped = true;
-    }),
-    parameters,
-  );
-  // The suite breaking, or the target no longer answering, ends the check as it would a property's.
-  if (details.failed && !(details.errorInstance instanceof Finding)) throw details.errorInstance;
-  const cause = details.failed ? (details.errorInstance as Finding) : first;
-  const counterexample = fc.stringify(details.failed ? details.counterexample?.[0] : value);
+  for (;;) {
+    const unknown: T[] = [];
+    const details = fc.check(
+      fc.property(arbitrary, (value) => {
+        const known = memo.get(fc.stringify(value));
+        if (known?.outcome === 'fail') throw known.failure;
+        if (!known) unknown.push(value);
+      }),
+      parameters,
+    );
+    if (unknown.length === 0 || capped) return report(subs, details, capped);
+    const located = await bisectBatches(splitInto(unknown, Math.max(1, batches(unknown)), weight), answer, { benignTogether: sizeLimit });
+    if (located === null || located.found === 'case') continue;
+    // Candidates that fail only together: the shrink ends where it is. No room to try them: the cap ends it.
+    if (located.found === 'batch' && located.why === 'together') return report(subs, details, false);
+    capped = true;
+  }
+}
+
+/** The finding of a shrunk case, with the seed and path that replay it and the input it ends on. */
+function report<T>(subs: CheckSubmissions, details: fc.RunDetails<[T]>, capped: boolean): never {
+  // The suite breaking ends the check as it would a property's.
+  if (!(details.errorInstance instanceof Finding)) throw details.errorInstance ?? new Error('the shrink lost its failing case');
+  const cause = details.errorInstance;
+  const counterexample = fc.stringify(details.counterexample?.[0]);
   const note = capped ? ` (the --max-submissions cap (${subs.cap}) stopped the shrinking: a smaller input may fail too)` : '';
   throw new Finding(`${cause.reason} (input ${counterexample})${note}`, cause.evidence, {
     ...cause.repro,
     seed: details.seed,
-    path: details.counterexamplePath ?? parameters.path,
+    path: details.counterexamplePath ?? undefined,
     counterexample,
   });
 }
