@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { expect, test } from 'vitest';
+import { MUTANTS } from '../mutants/index.js';
 import type { ReferenceApp } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
+import { rowData } from '../suites/arbitraries/rowData.js';
 import { readReport, runAgainstReference, runCli } from './support/cli.js';
 
 // Submissions cannot be deleted under the API document, so a run keeps to a cap on those it
@@ -86,4 +89,29 @@ test('--dry-run names the submissions the run will create and the clauses that n
   expect(capped.stdout).toMatch(
     /submissions: none \(--max-submissions 0: no submission may be created; the checks of SUB-1, SUB-4, SUB-5 that create one are not applicable\)/,
   );
+});
+
+/** How deep objects and arrays nest in a value: the fault of the deep-nesting-500 mutant is past 16. */
+const depth = (value: unknown): number => (typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depth)) : 0);
+
+test('a generated case that fails is bisected out of its submission and reported as fast-check finds it alone: shrunk input, seed and path', async () => {
+  const run = await runAgainstReference({ modify: MUTANTS['deep-nesting-500'].modify }, ['--only', 'SUB-5', '--seed', '3']);
+  const generated = run.report.clauses.flatMap((c) => c.checks).find((c) => c.title.startsWith('generated well-formed rows'))!;
+  expect(generated.status).toBe('warn');
+  // One case, not a batch of them: the reason names generated rows, the input is one case.
+  expect(generated.reason).toMatch(/^a submission of generated rows answered 500/);
+  expect(generated.reason).not.toMatch(/cases together|--max-submissions/);
+  expect(generated.repro?.seed).toBe(3);
+  const counterexample = JSON.parse(generated.repro!.counterexample!) as { [key: string]: unknown }[];
+  expect(Math.max(...counterexample.map(depth))).toBeGreaterThan(16);
+  // The same property run a request per case (fast-check alone, judging as the mutant does) fails
+  // first on the same case and shrinks it along the same path to the same input.
+  const alone = fc.check(
+    fc.property(fc.array(rowData(), { minLength: 1, maxLength: 3 }), (rows) => !rows.some((data) => depth(data) > 16)),
+    { seed: 3, numRuns: 100 },
+  );
+  expect(generated.repro?.path).toBe(alone.counterexamplePath);
+  expect(generated.repro?.counterexample).toBe(fc.stringify(alone.counterexample?.[0]));
+  // Created: the batches that passed and the shrunk cases that did, never more than the cap.
+  expect(createdIn(run.report)).toBeLessThanOrEqual(10);
 });
