@@ -226,6 +226,7 @@ export function renderEstimates(report: ConformanceDocument): string {
       requests: c.requests ?? {},
       ...(c.propertyRequests ? { propertyRequests: c.propertyRequests } : {}),
       ...(c.writes ? { writes: true } : {}),
+      ...(c.submissions ? { submissions: c.submissions } : {}),
     })),
   );
   const estimates: RequestEstimates = { measuredWith: { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1 }, checks };

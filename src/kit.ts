@@ -5,7 +5,8 @@
  * `check(id, title, async (t) => …)`; `t` (the `CheckContext`) carries the client, the findings
  * (`t.ensure`, `t.fail`), the outcomes that are not findings (`t.skip`, `t.notApplicable`,
  * `t.attempt`), properties, and the domain helpers that take a credential: `t.keys`, `t.budget`,
- * `t.lists`, `t.secrets`, `t.once`, `t.log()`.
+ * `t.lists`, `t.secrets`, `t.once`, `t.log()`, and `t.submissions` (the run's cap on created
+ * submissions, and cases batched many to a submission within it).
  */
 
 // Declaring checks and working in one.

@@ -2,6 +2,7 @@ import type { Exchange } from '../http/exchange.js';
 import { Redactor } from '../http/redactor.js';
 import { Pacer, rateHeaders, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
+import { SubmissionCap } from './submission-cap.js';
 
 /**
  * The run's one shared state, living in the main process: the log of every exchange of every
@@ -17,6 +18,8 @@ export class Broker {
   readonly #revealedValues: string[] = [];
   readonly #log: Exchange[] = [];
   readonly ledger: Ledger;
+  /** The submissions the run created and those claimed in flight, against `--max-submissions`. */
+  readonly submissions = new SubmissionCap();
   readonly #keyPrefix: string | null;
   /** Who each pacing bucket speaks for (`main`, `created`…), learnt from the log, for progress lines. */
   readonly #bucketKinds = new Map<string, Exchange['auth']>();
@@ -124,5 +127,17 @@ export class Broker {
 
   addLedgerEntry(entry: LedgerEntry): void {
     this.ledger.add(entry);
+  }
+
+  claimSubmission(cap: number): boolean {
+    return this.submissions.claim(cap);
+  }
+
+  settleSubmission(created: boolean): void {
+    this.submissions.settle(created);
+  }
+
+  submissionRoom(cap: number): number {
+    return this.submissions.room(cap);
   }
 }

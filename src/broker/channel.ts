@@ -34,6 +34,11 @@ export interface BrokerContract {
   secrets(): string[];
   log(): readonly Exchange[];
   addLedgerEntry(entry: LedgerEntry): void;
+  /** Takes a place under the run's cap on created submissions; false when none is left. */
+  claimSubmission(cap: number): boolean;
+  /** Settles a claim by the answer: `created` when the target may have created the submission. */
+  settleSubmission(created: boolean): void;
+  submissionRoom(cap: number): number;
 }
 
 export type BrokerOp = keyof BrokerContract;
@@ -64,6 +69,9 @@ function operations(broker: Broker): { readonly [Op in BrokerOp]: (...args: Para
     secrets: () => broker.secrets(),
     log: () => broker.log(),
     addLedgerEntry: (entry) => broker.addLedgerEntry(entry),
+    claimSubmission: (cap) => broker.claimSubmission(cap),
+    settleSubmission: (created) => broker.settleSubmission(created),
+    submissionRoom: (cap) => broker.submissionRoom(cap),
   };
 }
 

@@ -75,6 +75,19 @@ export class RemoteBroker implements ClientHooks {
     await this.#call('addLedgerEntry', entry);
   }
 
+  /** Takes a place under the run's cap on created submissions (`--max-submissions`). */
+  claimSubmission(cap: number): Promise<boolean> {
+    return this.#call('claimSubmission', cap);
+  }
+
+  async settleSubmission(created: boolean): Promise<void> {
+    await this.#call('settleSubmission', created);
+  }
+
+  submissionRoom(cap: number): Promise<number> {
+    return this.#call('submissionRoom', cap);
+  }
+
   #call<Op extends BrokerOp>(op: Op, ...args: Parameters<BrokerContract[Op]>): Promise<BrokerResult<Op>> {
     const id = `${this.#prefix}-${this.#next++}`;
     return new Promise((resolve, reject) => {

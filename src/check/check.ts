@@ -24,6 +24,11 @@ export interface CheckOptions {
    * that their waits overlap. @default false
    */
   readonly concurrent?: boolean;
+  /**
+   * The check needs to create submissions (`t.submissions`): not applicable under
+   * `--max-submissions 0`, since they cannot be deleted. @default false
+   */
+  readonly createsSubmissions?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
@@ -73,6 +78,7 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
       await settle(error, record, run, workerState, t);
     } finally {
       tallyRequests(record, t.exchanges, t.propertyExchanges);
+      if (t.submissions.created > 0) record.submissions = t.submissions.created;
     }
     if (record.status === 'skipped' || record.status === 'not_applicable') skip(record.reason);
     if (record.status === 'warn') await annotate(`warning: ${record.reason}`, 'warning');
@@ -100,8 +106,8 @@ function byCredential(exchanges: readonly Exchange[]): Partial<Record<AuthKind, 
 function causeNotToRun(id: ClauseId, run: RunContext, options: CheckOptions): NotRunCause | null {
   const cause = notRunCause(
     id,
-    { profile: run.profile, hasOtherAccountKey: run.keys.other !== null, selection: run.selection, readOnly: run.readOnly },
-    options,
+    { profile: run.profile, hasOtherAccountKey: run.keys.other !== null, selection: run.selection, readOnly: run.readOnly, maxSubmissions: run.maxSubmissions },
+    { writes: options.writes, submissions: options.createsSubmissions ? 1 : 0 },
   );
   if (cause) return cause;
   // A check's own condition is a fact of the target the profile leaves open.

@@ -9,6 +9,7 @@ import { CheckKeys } from './keys.js';
 import { CheckLists } from './lists.js';
 import { CheckNotRun, Finding } from './outcome.js';
 import type { Shared } from './shared.js';
+import { CheckSubmissions } from './submissions.js';
 import type { WorkerState } from './worker.js';
 
 type Evidence = HttpResponse | Exchange;
@@ -50,6 +51,8 @@ export class CheckContext {
   readonly lists: CheckLists;
   /** Rate-limit budgets, by credential. */
   readonly budget: CheckBudget;
+  /** The run's cap on created submissions, and batches of cases that keep to it. */
+  readonly submissions: CheckSubmissions;
   readonly secrets: CheckSecrets;
   readonly #state: WorkerState;
   readonly #file: Shared;
@@ -66,6 +69,7 @@ export class CheckContext {
     this.keys = new CheckKeys(this, state);
     this.lists = new CheckLists(this);
     this.budget = new CheckBudget(run, state);
+    this.submissions = new CheckSubmissions(run, state, this);
     this.secrets = {
       reveal: (value) => state.broker.addRevealedSecret(value),
       revealed: () => state.broker.secrets(),

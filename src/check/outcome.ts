@@ -32,6 +32,8 @@ export interface CheckRecord {
   propertyRequests?: Partial<Record<AuthKind, number>>;
   /** The check sent a request that changes data (a method other than GET, HEAD or OPTIONS). */
   writes?: boolean;
+  /** Submissions the check created (answered 2xx), against `--max-submissions`. */
+  submissions?: number;
 }
 
 declare module '@vitest/runner' {

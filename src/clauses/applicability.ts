@@ -12,12 +12,14 @@ export type NotRunCause =
   /** A fact the document leaves open is not declared, or a setting (a second key) is not given. */
   | { readonly kind: 'undeclared'; readonly reason: string }
   /** `--read-only` leaves out what writes: the run is incomplete. */
-  | { readonly kind: 'read-only'; readonly reason: string };
+  | { readonly kind: 'read-only'; readonly reason: string }
+  /** `--max-submissions` leaves no room for the submissions a check creates: the run is incomplete. */
+  | { readonly kind: 'max-submissions'; readonly reason: string };
 
 export type NotRunKind = NotRunCause['kind'];
 
 /** Causes that leave a run incomplete: the run's own choice, not a fact the profile left open. */
-export const INCOMPLETE_KINDS: ReadonlySet<NotRunKind> = new Set(['selection', 'read-only']);
+export const INCOMPLETE_KINDS: ReadonlySet<NotRunKind> = new Set(['selection', 'read-only', 'max-submissions']);
 
 /** What applicability needs to know beyond the clause. */
 export interface ApplicabilityInput {
@@ -25,6 +27,19 @@ export interface ApplicabilityInput {
   readonly hasOtherAccountKey: boolean;
   readonly selection: Selection;
   readonly readOnly: boolean;
+  /** `--max-submissions`; absent: no cap is in question. */
+  readonly maxSubmissions?: number;
+}
+
+/** The one wording of a cap that leaves no room, for checks, the dry run and the report. */
+export function maxSubmissionsCause(cap: number): NotRunCause {
+  return {
+    kind: 'max-submissions',
+    reason:
+      cap === 0
+        ? '--max-submissions 0: no submission may be created'
+        : `--max-submissions ${cap}: the run has created the ${cap} submissions it may, none is left for this check`,
+  };
 }
 
 const DECLARED: Record<Need, (input: ApplicabilityInput) => boolean> = {
@@ -56,13 +71,19 @@ export function undeclared(what: string): NotRunCause {
 
 /**
  * Why a check of `id` does not run, or null when it runs. A check that writes is left out by
- * `--read-only`; a clause with no check in this version is asked with `writes: false`.
+ * `--read-only`, one that creates submissions by `--max-submissions 0`; a clause with no check in
+ * this version is asked with `writes: false`.
  */
-export function notRunCause(id: ClauseId, input: ApplicabilityInput, check: { readonly writes?: boolean } = {}): NotRunCause | null {
+export function notRunCause(
+  id: ClauseId,
+  input: ApplicabilityInput,
+  check: { readonly writes?: boolean; readonly submissions?: number } = {},
+): NotRunCause | null {
   const selected = selectionReason(id, input.selection);
   if (selected) return { kind: 'selection', reason: selected };
   const missing = missingNeeds(id, input);
   if (missing.length > 0) return undeclared(missing.map((need) => NEEDS[need]).join(', '));
   if (check.writes && input.readOnly) return { kind: 'read-only', reason: 'read-only' };
+  if ((check.submissions ?? 0) > 0 && input.maxSubmissions === 0) return maxSubmissionsCause(0);
   return null;
 }

@@ -28,6 +28,8 @@ export interface Settings {
    * not given, so DEFAULT_MAX_KEYS where one key would make the run slow.
    */
   readonly maxKeys: number | null;
+  /** `--max-submissions`: the most submissions a run creates (they cannot be deleted). Null: not given, so DEFAULT_MAX_SUBMISSIONS. */
+  readonly maxSubmissions: number | null;
   readonly dryRun: boolean;
   /** null: a fresh seed, printed so the run can be replayed. */
   readonly seed: number | null;
@@ -62,6 +64,7 @@ const FLAGS = {
   'read-only': { type: 'boolean' },
   'leave-keys': { type: 'boolean' },
   'max-keys': { type: 'string' },
+  'max-submissions': { type: 'string' },
   'dry-run': { type: 'boolean' },
   seed: { type: 'string' },
   'property-runs': { type: 'string' },
@@ -74,8 +77,8 @@ const FLAGS = {
 
 export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile FILE] [--report-dir DIR]
   [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
-  [--read-only] [--leave-keys] [--max-keys N] [--dry-run] [--seed N] [--property-runs N] [--timeout MS]
-  [--teardown-timeout S] [--baseline FILE]
+  [--read-only] [--leave-keys] [--max-keys N] [--max-submissions N] [--dry-run] [--seed N] [--property-runs N]
+  [--timeout MS] [--teardown-timeout S] [--baseline FILE]
   [--sign-key FILE]
 Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY,
 CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
@@ -137,6 +140,12 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     readOnly: values['read-only'] ?? false,
     leaveKeys: values['leave-keys'] ?? false,
     maxKeys: integerSetting('--max-keys / CONFORMANCE_MAX_KEYS', values['max-keys'] ?? blankToNull(merged.CONFORMANCE_MAX_KEYS), 1, 50),
+    maxSubmissions: integerSetting(
+      '--max-submissions / CONFORMANCE_MAX_SUBMISSIONS',
+      values['max-submissions'] ?? blankToNull(merged.CONFORMANCE_MAX_SUBMISSIONS),
+      0,
+      10_000,
+    ),
     dryRun: values['dry-run'] ?? false,
     seed: integerSetting('--seed / CONFORMANCE_SEED', values.seed ?? blankToNull(merged.CONFORMANCE_SEED), -(2 ** 31), 2 ** 31 - 1),
     propertyRuns: integerSetting('--property-runs', values['property-runs'] ?? null, 1, 100_000),
@@ -186,6 +195,7 @@ export function unreadSettings(argv: readonly string[], reportDir: string): Sett
     readOnly: false,
     leaveKeys: false,
     maxKeys: null,
+    maxSubmissions: null,
     dryRun: false,
     seed: null,
     propertyRuns: null,

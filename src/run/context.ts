@@ -26,6 +26,8 @@ export interface RunContext {
   readonly selection: { readonly only: readonly string[]; readonly skip: readonly string[] };
   readonly strict: boolean;
   readonly readOnly: boolean;
+  /** The most submissions the run may create (`--max-submissions`); the broker keeps the count. */
+  readonly maxSubmissions: number;
   /** Seed of every generated input (fast-check). */
   readonly seed: number;
   /** Generated cases per property. */

@@ -1,7 +1,8 @@
+import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { notRunCause } from '../clauses/applicability.js';
 import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, loadEstimates } from './estimates.js';
+import { estimate, loadEstimates, submissionPlan, type RequestEstimates } from './estimates.js';
 import type { Selection } from './selection.js';
 
 export interface DryRunInput {
@@ -13,6 +14,8 @@ export interface DryRunInput {
   readonly keys?: number;
   /** Cases a property (`--property-runs`). @default the measured run's */
   readonly propertyRuns?: number;
+  /** `--max-submissions`. @default DEFAULT_MAX_SUBMISSIONS */
+  readonly maxSubmissions?: number;
 }
 
 /**
@@ -47,7 +50,20 @@ export function dryRunLines(input: DryRunInput): string[] {
     const cause = notRunCause(id, { ...input, readOnly: false });
     return cause ? [`  ${id}: ${cause.reason}`] : [];
   });
+  lines.push(submissionLine(input, estimates, propertyRuns));
   if (notRun.length > 0) lines.push('clauses that will not run:', ...notRun);
   if (input.readOnly) lines.push('--read-only: checks that write are left out, and the run will be incomplete');
   return lines;
+}
+
+/** Submissions cannot be deleted: the plan says how many the run leaves, and for which clauses. */
+function submissionLine(input: DryRunInput, estimates: RequestEstimates, propertyRuns: number): string {
+  const cap = input.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS;
+  if (input.readOnly) return 'submissions: none (--read-only)';
+  const plan = submissionPlan(estimates, { ...input, maxSubmissions: cap }, propertyRuns);
+  if (cap === 0)
+    return `submissions: none (--max-submissions 0: no submission may be created; the checks of ${plan.clauses.join(', ')} that create one are not applicable)`;
+  if (plan.wanted === 0) return 'submissions: none';
+  const held = plan.wanted > cap ? `; the checks want about ${plan.wanted}, so those last in line get fewer or none` : '';
+  return `submissions: about ${plan.count}, never more than ${cap} (--max-submissions; they cannot be deleted), for ${plan.clauses.join(', ')}${held}`;
 }

@@ -6,6 +6,7 @@ import type { AuthKind } from '../http/exchange.js';
 import type { Profile } from '../profile/profile.js';
 import type { Selection } from './selection.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { CASES_PER_SUBMISSION } from '../broker/submission-cap.js';
 
 export const ESTIMATES_FILE = join(PACKAGE_ROOT, 'fixtures/request-estimates.json');
 /** The cases per property of the measured run; generated cases' requests are scaled from it to the run's budget. */
@@ -21,6 +22,8 @@ export interface RequestEstimates {
     /** Of those, the generated cases' requests, measured at `measuredWith.propertyRuns` cases a property. */
     propertyRequests?: Partial<Record<AuthKind, number>>;
     writes?: boolean;
+    /** Submissions the check created (`--max-submissions`), at `measuredWith.propertyRuns` cases a property. */
+    submissions?: number;
   }[];
 }
 
@@ -48,7 +51,7 @@ export function loadEstimates(): RequestEstimates {
  */
 export function estimate(
   estimates: RequestEstimates,
-  input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean },
+  input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean; maxSubmissions?: number },
   keys = 1,
   propertyRuns = estimates.measuredWith.propertyRuns,
 ): Estimate {
@@ -77,4 +80,34 @@ export function estimate(
   ];
   const [floorSetBy, windows] = floors.reduce((a, b) => (b[1] > a[1] ? b : a));
   return { checks, leftOut, requests, windows, seconds: Math.ceil(windows) * windowSeconds, floorSetBy, keys };
+}
+
+/** The submissions a run would create, and the clauses whose checks create them. */
+export interface SubmissionPlan {
+  /** At most the cap: the run keeps to it, leaving out or narrowing what does not fit. */
+  readonly count: number;
+  /** Before the cap: what the checks would create at full strength. */
+  readonly wanted: number;
+  readonly clauses: readonly ClauseId[];
+}
+
+/**
+ * The submissions the checks would create: measured per check, a property's growing with its cases
+ * (CASES_PER_SUBMISSION to a submission), then held to the cap.
+ */
+export function submissionPlan(
+  estimates: RequestEstimates,
+  input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean; maxSubmissions: number },
+  propertyRuns = estimates.measuredWith.propertyRuns,
+): SubmissionPlan {
+  const batches = (runs: number) => Math.ceil(runs / CASES_PER_SUBMISSION);
+  let wanted = 0;
+  const clauses = new Set<ClauseId>();
+  for (const c of estimates.checks) {
+    if (!c.submissions || notRunCause(c.clause, { ...input, maxSubmissions: undefined }, c)) continue;
+    const grown = c.propertyRequests ? Math.round((c.submissions * batches(propertyRuns)) / batches(estimates.measuredWith.propertyRuns)) : c.submissions;
+    wanted += grown;
+    clauses.add(c.clause);
+  }
+  return { count: Math.min(wanted, input.maxSubmissions), wanted, clauses: [...clauses] };
 }

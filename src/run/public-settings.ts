@@ -15,6 +15,7 @@ export function publicSettings(settings: Settings): Record<string, unknown> {
     requireComplete: settings.requireComplete,
     readOnly: settings.readOnly,
     leaveKeys: settings.leaveKeys,
+    maxSubmissions: settings.maxSubmissions,
     propertyRuns: settings.propertyRuns,
     timeoutMs: settings.timeoutMs,
     teardownTimeoutMs: settings.teardownTimeoutMs,

@@ -5,6 +5,7 @@ import { ConformanceReporter } from '../../reporters/conformance.js';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
 import type { LedgerEntry } from '../broker/ledger.js';
+import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { DEFAULT_MAX_KEYS, type Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { bucketOfCredential, closeDispatcher, HttpClient } from '../http/client.js';
@@ -188,6 +189,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       poolSize,
       propertyRuns,
     );
+    const maxSubmissions = settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS;
     if (settings.dryRun) {
       const lines = dryRunLines({
         profile,
@@ -196,6 +198,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         hasOtherAccountKey: keys.other !== null,
         keys: poolSize,
         propertyRuns,
+        maxSubmissions,
       });
       for (const line of lines) io.out(line);
       return 0;
@@ -225,6 +228,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       selection,
       strict: settings.strict,
       readOnly: settings.readOnly,
+      maxSubmissions,
       seed,
       propertyRuns,
       timeoutMs: settings.timeoutMs,

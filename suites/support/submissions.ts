@@ -2,7 +2,8 @@ import { type CheckContext, type HttpResponse } from '../../src/kit.js';
 
 // What the errors and submissions suites share about POST /api/v1/submissions: where the valid
 // parts of a body come from, how a created submission is tagged and recorded, and how to read a
-// `param` or `path` value.
+// `param` or `path` value. Bodies expected to be refused go through `submit`; those expected to be
+// created through `createSubmission`, which keeps to the run's cap.
 
 export const SUBMISSIONS_PATH = '/api/v1/submissions';
 
@@ -62,6 +63,14 @@ export async function submit(t: CheckContext, body: unknown, query: Record<strin
   const res = await t.http.send({ method: 'POST', path: SUBMISSIONS_PATH, query, body });
   if (res.status >= 200 && res.status < 300) await recordCreated(t, res);
   return res;
+}
+
+/**
+ * POSTs a submission the target is expected to create, within the run's cap (`--max-submissions`):
+ * null, and nothing sent, when the cap leaves no room. Submissions cannot be deleted.
+ */
+export async function createSubmission(t: CheckContext, body: unknown, query: Record<string, string>): Promise<HttpResponse | null> {
+  return t.submissions.create(() => submit(t, body, query));
 }
 
 /** The id of a created submission, when the (undocumented) response carries one. */

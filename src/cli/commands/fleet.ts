@@ -29,6 +29,7 @@ const FLAGS = {
   'read-only': { type: 'boolean' },
   seed: { type: 'string' },
   'property-runs': { type: 'string' },
+  'max-submissions': { type: 'string' },
   timeout: { type: 'string' },
 } as const;
 
@@ -157,7 +158,8 @@ function passThrough(values: Record<string, unknown>): string[] {
   const argv: string[] = [];
   for (const name of ['only', 'skip'] as const) for (const v of (values[name] as string[] | undefined) ?? []) argv.push(`--${name}`, v);
   for (const name of ['strict', 'require-complete', 'read-only'] as const) if (values[name]) argv.push(`--${name}`);
-  for (const name of ['seed', 'property-runs', 'timeout'] as const) if (values[name] !== undefined) argv.push(`--${name}`, values[name] as string);
+  for (const name of ['seed', 'property-runs', 'max-submissions', 'timeout'] as const)
+    if (values[name] !== undefined) argv.push(`--${name}`, values[name] as string);
   return argv;
 }
 

@@ -1,0 +1,92 @@
+/**
+ * Many cases travel in one request (a submission carries the rows of many generated cases, so a
+ * run creates few); when a request fails, it is split in halves, the first half tried first,
+ * until the first case that fails alone is found: the case a request per case would have met
+ * first, so the counterexample stays as exact as it was.
+ */
+
+/** How one request of a batch of cases came out. */
+export type BatchAnswer<F> =
+  | { readonly outcome: 'pass' }
+  | { readonly outcome: 'fail'; readonly failure: F }
+  /** Not sent: the run's cap leaves no room for it. */
+  | { readonly outcome: 'unsent' };
+
+/** What a bisection found: nothing failing, a case, or a batch it could not narrow further. */
+export type Located<F> =
+  | null
+  | { readonly found: 'case'; readonly index: number; readonly failure: F }
+  /**
+   * A batch failed but could not be narrowed: `cap` when there was no room for its halves,
+   * `together` when each half passes on its own (the batch's size, or its cases together).
+   */
+  | { readonly found: 'batch'; readonly from: number; readonly count: number; readonly failure: F; readonly why: 'cap' | 'together' }
+  /** The batch starting at `from` could not be sent at all. */
+  | { readonly found: 'unsent'; readonly from: number; readonly count: number };
+
+export interface BisectOptions<F> {
+  /**
+   * A failure of a whole batch whose halves each pass is no finding (a limit on the size of a
+   * request, which the document leaves open: 413, or a 4xx for too many rows). @default never
+   */
+  readonly benignTogether?: (failure: F) => boolean;
+}
+
+/** The first failing case among `cases` (indices from `from`), sending them as one batch first. */
+export async function bisect<C, F>(
+  cases: readonly C[],
+  send: (batch: readonly C[]) => Promise<BatchAnswer<F>>,
+  options: BisectOptions<F> = {},
+  from = 0,
+): Promise<Located<F>> {
+  if (cases.length === 0) return null;
+  const answer = await send(cases);
+  if (answer.outcome === 'pass') return null;
+  if (answer.outcome === 'unsent') return { found: 'unsent', from, count: cases.length };
+  if (cases.length === 1) return { found: 'case', index: from, failure: answer.failure };
+  const half = Math.ceil(cases.length / 2);
+  const batch = { found: 'batch' as const, from, count: cases.length, failure: answer.failure };
+  for (const [part, start] of [
+    [cases.slice(0, half), from],
+    [cases.slice(half), from + half],
+  ] as const) {
+    const located = await bisect(part, send, options, start);
+    if (located?.found === 'unsent') return { ...batch, why: 'cap' };
+    if (located) return located;
+  }
+  return options.benignTogether?.(answer.failure) ? null : { ...batch, why: 'together' };
+}
+
+/** Splits `cases` into `count` batches in order, as even in size (by `weight`) as whole cases allow. */
+export function splitInto<C>(cases: readonly C[], count: number, weight: (c: C) => number = () => 1): C[][] {
+  const batches: C[][] = [];
+  const total = cases.reduce((sum, c) => sum + weight(c), 0);
+  let current: C[] = [];
+  let carried = 0;
+  for (const c of cases) {
+    current.push(c);
+    carried += weight(c);
+    // Close a batch once it holds its share of the whole, leaving one batch at least for the rest.
+    if (batches.length < count - 1 && carried >= (total * (batches.length + 1)) / count) {
+      batches.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/** Bisects each batch in turn; the first that locates anything ends the search. */
+export async function bisectBatches<C, F>(
+  batches: readonly (readonly C[])[],
+  send: (batch: readonly C[]) => Promise<BatchAnswer<F>>,
+  options: BisectOptions<F> = {},
+): Promise<Located<F>> {
+  let from = 0;
+  for (const batch of batches) {
+    const located = await bisect(batch, send, options, from);
+    if (located) return located;
+    from += batch.length;
+  }
+  return null;
+}

@@ -1,0 +1,78 @@
+import { maxSubmissionsCause } from '../clauses/applicability.js';
+import { TransportFailure, type HttpResponse } from '../http/client.js';
+import type fc from 'fast-check';
+import type { RunContext } from '../run/context.js';
+import { batchedCases, batchedProperty, type BatchedPropertyOptions, type SendBatch } from './batched.js';
+import type { CheckContext } from './context.js';
+import { CheckNotRun } from './outcome.js';
+import type { WorkerState } from './worker.js';
+
+/**
+ * `t.submissions`: the run's cap on created submissions (`--max-submissions`), as a check keeps to
+ * it. Submissions cannot be deleted under the API document, so every request that may create one
+ * goes through `create`, which takes a place in the broker's count first and gives it back when the
+ * target did not create anything. Bodies the target must refuse (SUB-2, ERR-3, GEN-4) are sent
+ * without: they create nothing unless the target is at fault.
+ */
+export class CheckSubmissions {
+  /** Submissions this check created (answered 2xx). */
+  created = 0;
+
+  constructor(
+    readonly run: RunContext,
+    readonly state: WorkerState,
+    readonly check: CheckContext,
+  ) {}
+
+  /** The cap of the run. */
+  get cap(): number {
+    return this.run.maxSubmissions;
+  }
+
+  /** Places left under the cap, for a check that plans how many requests to spread its rows over. */
+  room(): Promise<number> {
+    return this.state.broker.submissionRoom(this.cap);
+  }
+
+  /**
+   * Sends a request that may create a submission, if the cap leaves room; null when it does not.
+   * A request that got no answer may have created one: its place stays taken.
+   */
+  async create(send: () => Promise<HttpResponse>): Promise<HttpResponse | null> {
+    if (!(await this.state.broker.claimSubmission(this.cap))) return null;
+    let created = true;
+    try {
+      const res = await send();
+      created = res.status >= 200 && res.status < 300;
+      return res;
+    } catch (error) {
+      created = error instanceof TransportFailure;
+      throw error;
+    } finally {
+      if (created) this.created++;
+      await this.state.broker.settleSubmission(created);
+    }
+  }
+
+  /**
+   * Fixed cases that may each create a submission, a group to a submission (merged where the cap
+   * leaves less room); the first case that fails alone is the finding (`check/batched.ts`).
+   */
+  cases<C>(groups: readonly (readonly C[])[], send: SendBatch<C>): Promise<void> {
+    return batchedCases(this, groups, send);
+  }
+
+  /**
+   * A property whose generated cases travel many to a submission; a failing submission is bisected
+   * to its first failing case, which fast-check replays and shrinks (`check/batched.ts`).
+   */
+  property<T>(arbitrary: fc.Arbitrary<T>, send: SendBatch<T>, options: BatchedPropertyOptions<T> = {}): Promise<void> {
+    return batchedProperty(this.check, this, arbitrary, send, options);
+  }
+
+  /** Ends the check as not applicable: the cap leaves it no room. */
+  noRoom(): never {
+    const cause = maxSubmissionsCause(this.cap);
+    throw new CheckNotRun('not_applicable', cause.reason, cause.kind);
+  }
+}
