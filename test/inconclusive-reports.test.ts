@@ -105,6 +105,7 @@ describe('inconclusive runs leave a report that says so', () => {
       /<testcase classname="run" name="run (stopped by its preflight|not started, a setting is wrong): 61 of 61 clauses not run" time="0"><failure/,
     );
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/inconclusive/);
-    if (XMLLINT) expect(xsdProblems(join(dir, 'junit.xml'), JUNIT_XSD)).toBe('');
+    // Skipped on a machine without xmllint; in CI (which installs it) never.
+    if (XMLLINT || process.env.CI) expect(xsdProblems(join(dir, 'junit.xml'), JUNIT_XSD)).toBe('');
   });
 });

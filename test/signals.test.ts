@@ -64,7 +64,8 @@ describe.concurrent('a signal ends a run cleanly', () => {
       expect(junit).toMatch(new RegExp(`<testcase classname="run" name="run interrupted by ${signal}: \\d+ of 61 clauses not run" time="0"><failure`));
       expect(readFileSync(join(reportDir, 'summary.md'), 'utf8')).toContain('inconclusive');
       expectWholeFiles(reportDir);
-      if (XMLLINT) expect(xsdProblems(join(reportDir, 'junit.xml'), JUNIT_XSD)).toBe('');
+      // Skipped on a machine without xmllint; in CI (which installs it) never.
+      if (XMLLINT || process.env.CI) expect(xsdProblems(join(reportDir, 'junit.xml'), JUNIT_XSD)).toBe('');
     },
   );
 

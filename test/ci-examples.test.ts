@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from './support/cli.js';
+
+// Issue 23: the CI examples users copy clean up after a cancelled job, keep the reports whatever
+// happened, and never resolve the suite's name from the registry at run time (it would receive
+// the job's keys).
+
+const read = (file: string) => readFileSync(join(ROOT, 'docs', file), 'utf8');
+
+/** Every shell command the file runs. */
+function commands(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('#'))
+    .join('\n')
+    .split(/\n|&&|;/)
+    .map((part) => part.trim());
+}
+
+describe('the CI examples', () => {
+  test.each(['github-actions.yml', 'gitlab-ci.yml'])('%s runs the suite the lockfile installed, never one npx resolves at run time', (file) => {
+    const runs = commands(read(file)).filter((c) => /\bnpx\b/.test(c));
+    expect(runs.length).toBeGreaterThan(0);
+    for (const command of runs) expect(command).toMatch(/\bnpx --no-install conformance\b/);
+    expect(read(file)).toMatch(/npm ci/);
+  });
+
+  test('github-actions.yml parses, and its cleanup and upload steps run whatever happened, cancellation included', () => {
+    const workflow = parse(read('github-actions.yml')) as { jobs: Record<string, { steps: { if?: string; run?: string; uses?: string }[] }> };
+    const steps = Object.values(workflow.jobs)[0]!.steps;
+    const run = steps.findIndex((s) => /conformance( --baseline|$)/m.test(s.run ?? ''));
+    const cleanup = steps.findIndex((s) => /conformance cleanup/.test(s.run ?? ''));
+    const upload = steps.findIndex((s) => s.uses?.startsWith('actions/upload-artifact'));
+    expect(run).toBeGreaterThan(-1);
+    expect(cleanup).toBeGreaterThan(run);
+    expect(steps[cleanup]!.if).toBe('always()');
+    expect(steps[upload]!.if).toBe('always()');
+  });
+
+  test('gitlab-ci.yml parses, cleans up in after_script and keeps artifacts and the JUnit report always', () => {
+    const job = Object.values(
+      parse(read('gitlab-ci.yml')) as Record<string, { after_script: string[]; artifacts: { when: string; reports: { junit: string } } }>,
+    )[0]!;
+    expect(job.after_script.join('\n')).toMatch(/conformance cleanup/);
+    expect(job.artifacts.when).toBe('always');
+    expect(job.artifacts.reports.junit).toMatch(/junit\.xml$/);
+  });
+});
