@@ -95,4 +95,29 @@ describe('pacer reservations and fresh windows', () => {
     c.advance(20_000);
     expect(pacer.freshIn('anonymous', true)).toBe(40_030);
   });
+
+  test('keeps the teardown reserve back on the deleting key: never spends the last requests of its window', () => {
+    const c = clock();
+    let alive = 3;
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, holdBack: (b) => (b === 'main' ? alive + 1 : 0) });
+    pacer.observe('main', false, 200, headers(4, c.now() / 1000 + 30), false);
+    pacer.observe('other', false, 200, headers(4, c.now() / 1000 + 30), false);
+    // Four left, four held back (three keys alive and one more): the run waits for the window.
+    expect(pacer.delay('main', false)).toBe(30_000);
+    expect(pacer.delay('other', false)).toBe(0);
+    alive = 2;
+    expect(pacer.delay('main', false)).toBe(0);
+  });
+
+  test('a stopped pacer ends every wait at once and refuses later ones', async () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(Math.min(ms, 10)) });
+    pacer.observe('k', false, 200, headers(0, c.now() / 1000 + 50), false);
+    const waiting = pacer.acquire('k', false);
+    expect(pacer.waits().map((w) => w.bucket)).toEqual(['k']);
+    pacer.stop('interrupted by SIGTERM');
+    await expect(waiting).rejects.toThrow('interrupted by SIGTERM');
+    expect(pacer.waits()).toEqual([]);
+    await expect(pacer.acquire('other', false)).rejects.toThrow('interrupted by SIGTERM');
+  });
 });
