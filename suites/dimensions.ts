@@ -74,6 +74,14 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'odd paths and query strings never yield a 5xx, and are refused in JSON': { values: ['boundary', 'unicode', 'huge'] },
   'no response of the run is a 5xx': RUN_WIDE,
   'a body that is not a JSON object is refused with a 4xx error envelope': { values: ['null'] },
+  // The HTTP edges (issue 27): an empty last path segment, an absent Content-Type, bodies of
+  // several hundred KiB, empty and blank strings.
+  'a trailing slash after each list and retrieval path never yields a 5xx': { values: ['empty'] },
+  'a POST body without Content-Type, as text/plain or of several hundred KiB never yields a 5xx': { values: ['absent', 'huge'] },
+  'empty and blank strings in every string field of every write never yield a 5xx': { values: ['empty'] },
+  'a body that is not a JSON object is refused with a 4xx error envelope by key creation too, and without Content-Type or as text/plain': {
+    values: ['null', 'absent'],
+  },
   'a list response is labelled with a JSON media type': {},
   'every JSON response of the run is labelled with a JSON media type': RUN_WIDE,
 
