@@ -121,6 +121,9 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'another scheme, Bearer with no token, a token without the prefix and extra parts are 401': { values: ['empty'] },
   'a real key with one secret character changed is 401 authentication_error in the error envelope': {},
   'a revoked key is 401 authentication_error in the error envelope': { states: ['deleted'] },
+  'an unknown or a revoked key is 401 authentication_error on every write the run makes: POST a submission, POST a key, DELETE a key': {
+    states: ['deleted'],
+  },
   "the profile's forbidden probe is 403 authorization_error": {},
   'every key the API reveals starts with the key prefix': { states: ['fresh'] },
   "another account's resources are 404 not_found_error to a key, both ways": {},
@@ -216,7 +219,8 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'PAG-10': { endpoints: LISTS, values: ['empty', 'boundary', 'huge'] },
   'AUTH-1': { endpoints: EVERY_ENDPOINT, methods: ['GET', 'POST', 'DELETE'], credentials: ['none'] },
   'AUTH-2': { credentials: ['malformed'], values: ['empty'] },
-  'AUTH-3': { credentials: ['unknown key', 'revoked key'], states: ['deleted'] },
+  // "Every request": the methods the run itself uses, writes included (issue 27).
+  'AUTH-3': { methods: ['GET', 'POST', 'DELETE'], credentials: ['unknown key', 'revoked key'], states: ['deleted'] },
   'AUTH-4': { endpoints: ['forbidden probe'] },
   'AUTH-5': { endpoints: ['api_keys'], methods: ['POST'] },
   'AUTH-6': { endpoints: EVERY_ENDPOINT, methods: ['GET', 'POST', 'DELETE'], credentials: ['main key', 'second account'] },
