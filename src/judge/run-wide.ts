@@ -69,7 +69,10 @@ export const RUN_WIDE_JUDGES = {
   'GEN-1': (log) =>
     answered(log)
       .filter((e) => hasBody(e) && e.response.json !== 'ok')
-      .map((e) => ({ reason: `the ${e.response.status} body is not JSON (${e.response.headers['content-type'] ?? 'no Content-Type'})`, exchange: e })),
+      .map((e) => ({
+        reason: `the ${e.response.status} body is not JSON (${e.response.headers['content-type'] ?? 'no Content-Type'})${e.response.jsonProblem ? `: ${e.response.jsonProblem}` : ''}`,
+        exchange: e,
+      })),
 
   'GEN-3': (log) =>
     answered(log)
