@@ -8,6 +8,7 @@ import noContentType500 from '../no-content-type-500.js';
 import largeBody500 from '../large-body-500.js';
 import blankKeyName500 from '../blank-key-name-500.js';
 import trailingSlash500 from '../trailing-slash-500.js';
+import latin1Bodies from '../latin1-bodies.js';
 
 /** Mutants of the GEN family. */
 export const GENERAL_MUTANTS = {
@@ -21,4 +22,5 @@ export const GENERAL_MUTANTS = {
   'large-body-500': largeBody500,
   'blank-key-name-500': blankKeyName500,
   'trailing-slash-500': trailingSlash500,
+  'latin1-bodies': latin1Bodies,
 } as const;
