@@ -35,9 +35,10 @@ const LONG_STRING = 'x'.repeat(1000);
 
 /**
  * The writes of the run: a key, and a submission where the target lists a workspace and a
- * taxonomy to submit to.
+ * taxonomy to submit to. Requests a target `mayAccept` (a key with a name, however sent) go to key
+ * creation only where the run can delete what they create (`KeyDeletion.noKeys`).
  */
-export function writes(t: CheckContext): Write[] {
+export function writes(t: CheckContext, options: { mayAccept: boolean }): Write[] {
   const key: Write = {
     label: 'a key',
     path: KEY_CREATION_PATH,
@@ -47,7 +48,8 @@ export function writes(t: CheckContext): Write[] {
     large: () => ({ name: t.keys.name('large-body'), description: LONG_STRING.repeat(LARGE_ROWS) }),
     blanked: (blank) => [{ what: `name ${JSON.stringify(blank)}`, sent: { body: { name: blank } } }],
   };
-  if (workspaceIds(t).length === 0 || taxonomyIds(t).length === 0) return [key];
+  const keys = options.mayAccept && t.run.keyDeletion.noKeys ? [] : [key];
+  if (workspaceIds(t).length === 0 || taxonomyIds(t).length === 0) return keys;
   const valid = validSubmission(t);
   const param = t.profile.submissions.workspaceQueryParam;
   const refused = { ...valid.body, workspace_id: NOT_A_STRING_ID };
@@ -65,7 +67,7 @@ export function writes(t: CheckContext): Write[] {
         : []),
     ],
   };
-  return [submission, key];
+  return [submission, ...keys];
 }
 
 /** How a body goes out: as JSON, as raw text, and under which Content-Type (null: none at all). */
