@@ -14,7 +14,7 @@ import {
   idsOf,
   spread,
 } from '../src/kit.js';
-import { createSubmission, submit, validSubmission } from './support/submissions.js';
+import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
 
 // AUTH: authentication and account scope (API document, Authentication).
 
@@ -81,8 +81,10 @@ async function send(t: CheckContext, endpoint: Endpoint, auth: Credential, label
     ...(endpoint.query ? { query: endpoint.query } : {}),
     ...(endpoint.body !== undefined ? { body: endpoint.body } : {}),
   });
-  // A faulty target may create a key for a request it should have refused: take charge of it.
+  // A faulty target may create a key or a submission for a request it should have refused: the
+  // key is taken charge of (redacted, deleted at the end of the run), the submission entered in the ledger.
   if (endpoint.method === 'POST' && endpoint.path === KEY_CREATION_PATH) await t.keys.adopt(res, (endpoint.body as { name?: string }).name ?? null);
+  if (endpoint.method === 'POST' && endpoint.path === SUBMISSIONS_PATH) await recordIfCreated(t, res);
   return { label, res };
 }
 
@@ -145,18 +147,47 @@ const withUnknownKey = (t: CheckContext) =>
     ];
   });
 
-/** A key created, seen to work, deleted, then used: empty when keys cannot be created or deleted here. */
-const withRevokedKey = (t: CheckContext) =>
-  t.once('revoked key', async () => {
-    if (t.run.readOnly || !t.profile.paths.apiKey || !t.profile.apiKeyFields.id) return [];
+/** A key created, seen to work and deleted: its secret, or null when keys cannot be created or deleted here. */
+const revokedKey = (t: CheckContext) =>
+  t.once('revoked key secret', async (): Promise<string | null> => {
+    if (t.run.readOnly || !t.profile.paths.apiKey || !t.profile.apiKeyFields.id) return null;
     const created = await t.attempt(() => t.keys.forCheck('revoked-probe'));
-    if (created.outcome !== 'done') return [];
+    if (created.outcome !== 'done') return null;
     const key = created.value;
     const deleted = await t.keys.delete(key);
     // Not deleted: KEY-5 judges deletion; the run's cleanup deletes the key from the ledger.
-    if (deleted.status < 200 || deleted.status >= 300) return [];
-    return [await send(t, { method: 'GET', path: PROBE_PATH }, { key: key.secret, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a key just deleted`)];
+    if (deleted.status < 200 || deleted.status >= 300) return null;
+    return key.secret;
   });
+
+/** A GET with a revoked key: empty when keys cannot be created or deleted here. */
+const withRevokedKey = (t: CheckContext) =>
+  t.once('revoked key', async () => {
+    const secret = await revokedKey(t);
+    if (secret === null) return [];
+    return [await send(t, { method: 'GET', path: PROBE_PATH }, { key: secret, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a key just deleted`)];
+  });
+
+/**
+ * The writes the run itself makes (API document, Operations; the profile's key path), each as a
+ * conformant target would carry it out for a valid key: a submission, a key, the deletion of a
+ * key (one no account holds, so that a faulty target deletes nothing).
+ */
+function everyWrite(t: CheckContext): Endpoint[] {
+  const known = t.run.preflight.collections;
+  const workspace = known.workspaces?.ids[0] ?? ABSENT_ID;
+  const param = t.profile.submissions.workspaceQueryParam;
+  return [
+    {
+      method: 'POST',
+      path: SUBMISSIONS_PATH,
+      body: { workspace_id: workspace, taxonomy_id: known.taxonomies?.ids[0] ?? ABSENT_ID, rows: [{ data: {} }] },
+      ...(param ? { query: { [param]: workspace } } : {}),
+    },
+    { method: 'POST', path: KEY_CREATION_PATH, body: { name: t.keys.name('dead-key-probe') } },
+    ...(t.profile.paths.apiKey ? [{ method: 'DELETE' as const, path: fillPath(t.profile.paths.apiKey, ABSENT_ID) }] : []),
+  ];
+}
 
 /** Probes that got an answer to judge; a 429 that outlasted the client's retries is left out. */
 function judged(t: CheckContext, probes: readonly Probe[]): Probe[] {
@@ -224,6 +255,28 @@ check(
     applies: (run) =>
       run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member (a key cannot be revoked)',
   },
+);
+
+// "Every request" (Authentication, rule 1; KEY-5): a dead key is tried on each write the run
+// makes, not on GET alone. A few requests: the unknown key's count against the per-IP budget on
+// targets that count failed credentials (RATE-7).
+check(
+  'AUTH-3',
+  'an unknown or a revoked key is 401 authentication_error on every write the run makes: POST a submission, POST a key, DELETE a key',
+  async (t) => {
+    const unknown = oneCharacterChanged(t.run.keys.main, t.run.keyPrefix);
+    const revoked = await revokedKey(t);
+    const dead = [
+      { key: unknown, as: 'a real key with one secret character changed' },
+      ...(revoked === null ? [] : [{ key: revoked, as: 'a key just deleted' }]),
+    ];
+    const probes: Probe[] = [];
+    for (const { key, as } of dead) {
+      for (const endpoint of everyWrite(t)) probes.push(await send(t, endpoint, { key, kind: 'invalid' }, `[${endpoint.method}] ${endpoint.path} with ${as}`));
+    }
+    failOn(t, notAnAuthenticationError(judged(t, probes)));
+  },
+  { writes: true },
 );
 
 check('AUTH-8', 'the 401 for an unknown or revoked key has code null and param null', async (t) => {

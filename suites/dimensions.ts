@@ -74,6 +74,14 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'odd paths and query strings never yield a 5xx, and are refused in JSON': { values: ['boundary', 'unicode', 'huge'] },
   'no response of the run is a 5xx': RUN_WIDE,
   'a body that is not a JSON object is refused with a 4xx error envelope': { values: ['null'] },
+  // The HTTP edges (issue 27): an empty last path segment, an absent Content-Type, bodies of
+  // several hundred KiB, empty and blank strings.
+  'a trailing slash after each list and retrieval path never yields a 5xx': { values: ['empty'] },
+  'a POST body without Content-Type, as text/plain or of several hundred KiB never yields a 5xx': { values: ['absent', 'huge'] },
+  'empty and blank strings in every string field of every write never yield a 5xx': { values: ['empty'] },
+  'a body that is not a JSON object is refused with a 4xx error envelope by key creation too, and without Content-Type or as text/plain': {
+    values: ['null', 'absent'],
+  },
   'a list response is labelled with a JSON media type': {},
   'every JSON response of the run is labelled with a JSON media type': RUN_WIDE,
 
@@ -113,6 +121,9 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'another scheme, Bearer with no token, a token without the prefix and extra parts are 401': { values: ['empty'] },
   'a real key with one secret character changed is 401 authentication_error in the error envelope': {},
   'a revoked key is 401 authentication_error in the error envelope': { states: ['deleted'] },
+  'an unknown or a revoked key is 401 authentication_error on every write the run makes: POST a submission, POST a key, DELETE a key': {
+    states: ['deleted'],
+  },
   "the profile's forbidden probe is 403 authorization_error": {},
   'every key the API reveals starts with the key prefix': { states: ['fresh'] },
   "another account's resources are 404 not_found_error to a key, both ways": {},
@@ -208,7 +219,8 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'PAG-10': { endpoints: LISTS, values: ['empty', 'boundary', 'huge'] },
   'AUTH-1': { endpoints: EVERY_ENDPOINT, methods: ['GET', 'POST', 'DELETE'], credentials: ['none'] },
   'AUTH-2': { credentials: ['malformed'], values: ['empty'] },
-  'AUTH-3': { credentials: ['unknown key', 'revoked key'], states: ['deleted'] },
+  // "Every request": the methods the run itself uses, writes included (issue 27).
+  'AUTH-3': { methods: ['GET', 'POST', 'DELETE'], credentials: ['unknown key', 'revoked key'], states: ['deleted'] },
   'AUTH-4': { endpoints: ['forbidden probe'] },
   'AUTH-5': { endpoints: ['api_keys'], methods: ['POST'] },
   'AUTH-6': { endpoints: EVERY_ENDPOINT, methods: ['GET', 'POST', 'DELETE'], credentials: ['main key', 'second account'] },

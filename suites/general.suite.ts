@@ -1,4 +1,5 @@
-import { check, snippet, isErrorEnvelope, isJsonMediaType } from '../src/kit.js';
+import { check, snippet, isErrorEnvelope, isJsonMediaType, collections, fillPath, type CheckContext, type HttpResponse } from '../src/kit.js';
+import { post, writes, type Sent, type Write } from './support/writes.js';
 
 // GEN: general rules (API document, What the service does; Versioning). The run-wide phase also
 // judges GEN-1, GEN-3 and GEN-5 over every response of the run (suites/run-wide.suite.ts).
@@ -86,6 +87,94 @@ check(
       const res = await t.http.send({ method: 'POST', path: '/api/v1/submissions', query, rawBody: body.raw });
       t.ensure(res.status >= 400 && res.status < 500, () => `a body that is ${body.label} was answered ${res.status}, not a 4xx`, res);
       t.ensure(isErrorEnvelope(res.json), () => `the ${res.status} for a body that is ${body.label} is not an error envelope: ${snippet(res.text)}`, res);
+    }
+  },
+  { writes: true },
+);
+
+/**
+ * Each list and retrieval path of the document and the profile (a retrieval with an id the
+ * preflight listed) with a trailing slash. Whether `/api/v1/workspaces/` is the list or no
+ * endpoint at all the document does not say: served (200) and refused (404) are both readings.
+ */
+function slashedPaths(t: CheckContext): string[] {
+  const out: string[] = [];
+  for (const endpoint of Object.values(collections(t.profile))) {
+    if (endpoint.list) out.push(`${endpoint.list}/`);
+    const id = t.run.preflight.collections[endpoint.name]?.ids[0];
+    if (endpoint.item && id !== undefined) out.push(`${fillPath(endpoint.item, id)}/`);
+  }
+  return out;
+}
+
+check('GEN-3', 'a trailing slash after each list and retrieval path never yields a 5xx', async (t) => {
+  for (const path of slashedPaths(t)) {
+    const res = await t.http.get(path);
+    t.ensure(res.status < 500, () => `GET ${path} (a trailing slash) answered ${res.status}: ${snippet(res.text)}`, res);
+  }
+});
+
+/** Sends each try to its write; any 5xx is a finding (GEN-3). */
+async function neverAServerError(t: CheckContext, tries: readonly { write: Write; what: string; sent: Sent }[]): Promise<void> {
+  for (const { write, what, sent } of tries) {
+    const res = await post(t, write, sent);
+    t.ensure(res.status < 500, () => `[POST] ${write.path} (${write.label}) with ${what} answered ${res.status}: ${snippet(res.text)}`, res);
+  }
+}
+
+// A target may read a JSON object sent without Content-Type, or as text/plain, and create the
+// resource: the document asks clients for application/json (general rule 3) and says nothing of
+// other types, so a 201 is as good as a 415. A key so created is deleted at once (`post`).
+check(
+  'GEN-3',
+  'a POST body without Content-Type, as text/plain or of several hundred KiB never yields a 5xx',
+  async (t) => {
+    await neverAServerError(
+      t,
+      writes(t, { mayAccept: true }).flatMap((write) => [
+        { write, what: 'a JSON object and no Content-Type', sent: { rawBody: JSON.stringify(write.object('no-content-type')), contentType: null } },
+        { write, what: 'a JSON object as text/plain', sent: { rawBody: JSON.stringify(write.object('text-plain')), contentType: 'text/plain' } },
+        { write, what: 'a JSON object of several hundred KiB', sent: { body: write.large() } },
+      ]),
+    );
+  },
+  { writes: true },
+);
+
+check(
+  'GEN-3',
+  'empty and blank strings in every string field of every write never yield a 5xx',
+  async (t) => {
+    // ERR-3 and SUB-2 judge what an empty value means (400, 404 or 422); here only robustness.
+    await neverAServerError(
+      t,
+      writes(t, { mayAccept: true }).flatMap((write) => ['', '   '].flatMap((blank) => write.blanked(blank).map(({ what, sent }) => ({ write, what, sent })))),
+    );
+  },
+  { writes: true },
+);
+
+/** How a body that is not a JSON object may arrive at a write besides as application/json. */
+const UNLABELLED_BODIES: readonly { label: string; raw: string; contentType: string | null }[] = [
+  { label: 'truncated JSON without Content-Type', raw: '{"name": "conformance', contentType: null },
+  { label: 'a JSON string as text/plain', raw: '"conformance"', contentType: 'text/plain' },
+];
+
+check(
+  'GEN-4',
+  'a body that is not a JSON object is refused with a 4xx error envelope by key creation too, and without Content-Type or as text/plain',
+  async (t) => {
+    const all = writes(t, { mayAccept: false });
+    const key = all.find((w) => w.label === 'a key')!;
+    const tries = [
+      ...MALFORMED_BODIES.map((body) => ({ write: key, label: body.label, sent: { rawBody: body.raw } as Sent })),
+      ...all.flatMap((write) => UNLABELLED_BODIES.map((body) => ({ write, label: body.label, sent: { rawBody: body.raw, contentType: body.contentType } }))),
+    ];
+    for (const { write, label, sent } of tries) {
+      const res: HttpResponse = await post(t, write, sent);
+      const what = `[POST] ${write.path} with a body that is ${label}`;
+      t.ensure(res.status >= 400 && res.status < 500, () => `${what} answered ${res.status}, not a 4xx`, res);
+      t.ensure(isErrorEnvelope(res.json), () => `${what}: the ${res.status} is not an error envelope: ${snippet(res.text)}`, res);
     }
   },
   { writes: true },

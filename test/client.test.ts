@@ -40,6 +40,13 @@ beforeAll(async () => {
       case '/page-broken':
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end('{"items": [{"id": "a", "data": {"big": [1, 2, 3}}], "has_more": false, "total_count": 1}');
+      case '/latin1':
+      case '/latin1-page': {
+        // "é" as the one Latin-1 byte 0xE9 under a label that promises UTF-8.
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        const json = req.url === '/latin1' ? '{"name": "Café"}' : '{"items": [{"id": "a", "name": "Café"}], "has_more": false, "total_count": 1}';
+        return void res.end(Buffer.from(json, 'latin1'));
+      }
       default:
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end('{"ok":true}');
@@ -115,6 +122,19 @@ describe('HTTP client', () => {
     const broken = await client().get('/page-broken', { listSkeleton: { idField: 'id' } });
     expect(broken.json).toBeUndefined();
     expect(broken.exchange.response?.json).toBe('invalid');
+  });
+
+  test('a body that is not UTF-8 is not JSON, naming the offset of its first bad byte, and keeps its lenient value for other clauses', async () => {
+    const res = await client().get('/latin1');
+    expect(res.exchange.response?.json).toBe('invalid');
+    expect(res.exchange.response?.jsonProblem).toContain('0xE9 at offset 13');
+    expect(res.json).toEqual({ name: 'Caf\uFFFD' });
+  });
+
+  test('a list page that is not UTF-8 is not JSON for the walk either', async () => {
+    const res = await client().get('/latin1-page', { listSkeleton: { idField: 'id' } });
+    expect(res.exchange.response?.json).toBe('invalid');
+    expect(res.exchange.response?.jsonProblem).toContain('0xE9 at offset 35');
   });
 
   test('redirects are never followed', async () => {

@@ -57,3 +57,44 @@ describe('PAG-1 over the run log', () => {
     expect(RUN_WIDE_JUDGES['PAG-1'](log, profile)).toEqual([]);
   });
 });
+
+describe('ERR-4 over the run log', () => {
+  const refusal = (contentType: string | undefined): Exchange =>
+    exchange(now, 10, {
+      request: {
+        method: 'POST',
+        url: 'http://t/api/v1/api_keys',
+        headers: contentType === undefined ? {} : { 'content-type': contentType },
+        body: '{"name": "k"}',
+      },
+      response: {
+        status: 422,
+        headers: { 'content-type': 'application/json' },
+        body: '{"error": {"type": "invalid_request_error", "code": "unsupported_media_type", "message": "m", "param": null, "path": null}}',
+        bytes: 10,
+        truncated: false,
+        json: 'ok',
+      },
+    });
+
+  test('a 422 with param null for a JSON object sent as application/json is flagged', () => {
+    expect(RUN_WIDE_JUDGES['ERR-4']([refusal('application/json')])).toHaveLength(1);
+  });
+
+  test('a 422 with param null for a body sent without Content-Type or as text/plain is not: the header is at fault', () => {
+    expect(RUN_WIDE_JUDGES['ERR-4']([refusal(undefined), refusal('text/plain')])).toEqual([]);
+  });
+});
+
+describe('GEN-1 over the run log', () => {
+  test('a body that is not UTF-8 is flagged with the offset of its first bad byte', () => {
+    const latin1 = exchange(now, 10);
+    latin1.response = {
+      ...latin1.response!,
+      json: 'invalid',
+      jsonProblem: 'not UTF-8 (RFC 8259 §8.1): the byte 0xE9 at offset 7 starts no valid UTF-8 sequence',
+    };
+    const [violation] = RUN_WIDE_JUDGES['GEN-1']([latin1]);
+    expect(violation?.reason).toContain('0xE9 at offset 7');
+  });
+});

@@ -6,6 +6,7 @@ import keyDeleteAnyAccount from '../key-delete-any-account.js';
 import keyPrefixMissing from '../key-prefix-missing.js';
 import otherAccountRecordVisible from '../other-account-record-visible.js';
 import submissionIntoOtherAccount from '../submission-into-other-account.js';
+import revokedKeyCanPost from '../revoked-key-can-post.js';
 import publicGovernanceModelRetrieval from '../public-governance-model-retrieval.js';
 import tokenSchemeAccepted from '../token-scheme-accepted.js';
 import unknownKey403 from '../unknown-key-403.js';
@@ -23,4 +24,5 @@ export const AUTH_MUTANTS = {
   'key-delete-any-account': keyDeleteAnyAccount,
   'header-401-plain-text': header401PlainText,
   'auth-error-code-set': authErrorCodeSet,
+  'revoked-key-can-post': revokedKeyCanPost,
 } as const;

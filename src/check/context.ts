@@ -143,7 +143,8 @@ export class CheckContext {
   json(res: HttpResponse): unknown {
     if (res.exchange.response?.json !== 'ok') {
       const type = res.headers['content-type'] ?? 'no Content-Type';
-      this.fail(`the response body is not JSON (${type}): ${snippet(res.text)}`, res);
+      const problem = res.exchange.response?.jsonProblem;
+      this.fail(`the response body is not JSON (${type}): ${problem ?? snippet(res.text)}`, res);
     }
     return res.json;
   }

@@ -47,6 +47,8 @@ export interface Exchange {
     truncated: boolean;
     /** Whether the body parsed as JSON: 'empty' for no body at all. */
     json: 'ok' | 'invalid' | 'empty';
+    /** Why a body that looks like JSON is not, where the parse alone cannot say: not UTF-8, at which byte. */
+    jsonProblem?: string;
   };
   failure?: { kind: TransportFailureKind; message: string };
   /** Indices of revealed secrets this response contained (filled in by the broker: KEY-4). */

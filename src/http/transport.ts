@@ -5,6 +5,7 @@ import { describeRequest } from './exchange.js';
 import { TransportFailure } from './failures.js';
 import { DEFAULT_TIMEOUT_MS } from './layers/limits.js';
 import { listSkeleton } from './list-skeleton.js';
+import { notUtf8 } from './utf8.js';
 import type { Send } from './layer.js';
 import type { Outgoing } from './request.js';
 
@@ -73,7 +74,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       const lean = request.spec.listSkeleton;
       // A walk's page is not decoded whole unless someone reads `text`: the scan reads the bytes.
       let text = lean ? null : raw.toString('utf8');
-      const parsed = lean ? parseListPage(raw, lean.idField) : parseJson(text!);
+      const parsed = strictly(raw, lean ? parseListPage(raw, lean.idField) : parseJson(text!));
       exchange.response = {
         status: res.statusCode,
         headers,
@@ -81,6 +82,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
         bytes,
         truncated: text === null ? raw.length > LOGGED_BODY_LIMIT : text.length > LOGGED_BODY_LIMIT,
         json: parsed.state,
+        ...(parsed.problem ? { jsonProblem: parsed.problem } : {}),
       };
       return {
         status: res.statusCode,
@@ -167,7 +169,19 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-type Parsed = { state: 'ok' | 'invalid' | 'empty'; value: unknown };
+type Parsed = { state: 'ok' | 'invalid' | 'empty'; value: unknown; problem?: string };
+
+/**
+ * A body that parsed, but only once decoded leniently (a bad byte read as U+FFFD), is not JSON
+ * (RFC 8259 §8.1; GEN-1): its state says so, with the offset of the first bad byte. Its value is
+ * kept, so that the clauses about what it says (an envelope, a type) still judge it; GEN-1, and
+ * the checks that need JSON (`t.json`, the walks), go by the state.
+ */
+function strictly(raw: Buffer, parsed: Parsed): Parsed {
+  if (parsed.state !== 'ok') return parsed;
+  const problem = notUtf8(raw);
+  return problem === null ? parsed : { ...parsed, state: 'invalid', problem };
+}
 
 /** A list page of a walk: its skeleton (`list-skeleton.ts`), or JSON.parse's word where the scan has none. */
 function parseListPage(raw: Buffer, idField: string | null): Parsed {

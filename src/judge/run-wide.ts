@@ -69,7 +69,10 @@ export const RUN_WIDE_JUDGES = {
   'GEN-1': (log) =>
     answered(log)
       .filter((e) => hasBody(e) && e.response.json !== 'ok')
-      .map((e) => ({ reason: `the ${e.response.status} body is not JSON (${e.response.headers['content-type'] ?? 'no Content-Type'})`, exchange: e })),
+      .map((e) => ({
+        reason: `the ${e.response.status} body is not JSON (${e.response.headers['content-type'] ?? 'no Content-Type'})${e.response.jsonProblem ? `: ${e.response.jsonProblem}` : ''}`,
+        exchange: e,
+      })),
 
   'GEN-3': (log) =>
     answered(log)
@@ -113,8 +116,10 @@ export const RUN_WIDE_JUDGES = {
     answered(log).flatMap((e) => {
       const error = errorOf(parsed(e));
       if (e.response.status !== 422 || error?.type !== 'invalid_request_error') return [];
-      // A body that is no JSON object has no parameter to name: param null is a reading too.
-      if (e.request.body !== undefined && !isJsonObject(e.request.body)) return [];
+      // A body that is no JSON object has no parameter to name: param null is a reading too. So
+      // has a body refused for its Content-Type (none, or not JSON: general rule 3 asks for
+      // application/json), whatever it holds: the header is at fault, not a parameter.
+      if (e.request.body !== undefined && (!isJsonObject(e.request.body) || !isJsonMediaType(e.request.headers['content-type']))) return [];
       return typeof error.param === 'string' && error.param !== ''
         ? []
         : [{ reason: 'a 422 invalid_request_error does not name the offending input in param', exchange: e }];

@@ -211,7 +211,8 @@ function trackIds(
 
 /** The envelope of a 200, or one line saying why the body is not one. */
 function envelopeOf(res: HttpResponse): Page | string {
-  if (res.exchange.response?.json !== 'ok') return 'the body is not JSON';
+  const response = res.exchange.response;
+  if (response?.json !== 'ok') return `the body is not JSON${response?.jsonProblem ? `: ${response.jsonProblem}` : ''}`;
   const problems = schemaErrors('envelope', res.json);
   return problems.length === 0 ? (res.json as Page) : problems.join('; ');
 }
