@@ -313,6 +313,17 @@ check('RATE-4', 'every 429 of the run carries Retry-After in whole seconds and t
     t.ensure(retryAfter !== undefined, 'a 429 carries no Retry-After', e);
     t.ensure(/^\s*\d+\s*$/.test(retryAfter!), () => `a 429 carries Retry-After ${JSON.stringify(retryAfter)}, not whole seconds`, e);
     const h = rateHeaders(headers);
+    // Seconds, not milliseconds: a wait beyond both the window and the Reset it came with is no
+    // wait of this window (a count in milliseconds passes the digits rule by itself).
+    const answeredAt = Date.parse(e.startedAt) + e.durationMs;
+    const untilReset = h.reset === null ? 0 : h.reset - answeredAt / 1000;
+    const longest = Math.max(t.profile.limits.windowSeconds, untilReset) + RESET_SKEW_SECONDS;
+    t.ensure(
+      h.retryAfter === null || h.retryAfter <= longest,
+      () =>
+        `a 429 carries Retry-After ${h.retryAfter}, longer than the window of ${t.profile.limits.windowSeconds} s and the ${Math.max(0, Math.ceil(untilReset))} s its X-RateLimit-Reset names: not a wait in seconds`,
+      e,
+    );
     const missing = [h.limit === null && 'X-RateLimit-Limit', h.remaining === null && 'X-RateLimit-Remaining', h.reset === null && 'X-RateLimit-Reset'].filter(
       Boolean,
     );
