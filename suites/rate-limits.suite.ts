@@ -136,6 +136,9 @@ function first429Of(t: CheckContext, burst: BurstResult, who: string, ceiling: n
   return burst.first429!.res;
 }
 
+/** Requests with the valid key that RATE-7 sends in the window of its burst without a key. */
+const VALID_KEY_REQUESTS = 3;
+
 /** A target on this machine answers within milliseconds; a remote one needs slack for transit. */
 function transitSlackMs(baseUrl: string): number {
   return isLoopback(baseUrl) ? 15 : 250;
@@ -226,14 +229,38 @@ check(
   'the request past the ceiling without a key in one window is 429 rate_limit_error with Retry-After',
   async (t) => {
     const ceiling = t.profile.limits.unauthenticatedPerMinute;
-    // Only a budget untouched by the run proves the count (checks expecting 401 ran before).
-    await t.budget.untilFresh('none');
+    // Only a budget untouched by the run proves the count (checks expecting 401 ran before). The
+    // per-IP budget may also count failed credentials (clause catalogue): a window free of those
+    // too is one where an early 429 has no excuse but requests with a valid key.
+    // A few requests with the valid key open the window: they must not count (a target that
+    // counts them meets the 429 early, which is then a finding).
+    const fresh = async () => {
+      await t.budget.untilNoFailedCredential();
+      await t.budget.untilFresh('none');
+      for (let i = 0; i < VALID_KEY_REQUESTS; i++) await t.http.get(PROBE.path, { query: PROBE.query });
+    };
+    await fresh();
     const burst = await provokeLimit({
       send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
       ceiling,
       windowMs: t.profile.limits.windowSeconds * 1000,
-      untilFresh: () => t.budget.untilFresh('none'),
+      untilFresh: fresh,
     });
+    if (burst.judgement.kind === 'early' && burst.first429) {
+      // The shortfall, against what the run itself sent with a valid key in that window: if those
+      // requests explain it, they were counted. More than they explain is another client's doing.
+      const windowMs = t.profile.limits.windowSeconds * 1000;
+      const since = burst.first429.at - windowMs;
+      const ownValid = (await t.log()).filter(
+        (e) => (e.auth === 'main' || e.auth === 'other' || e.auth === 'created') && e.response?.status !== 401 && Date.parse(e.startedAt) >= since,
+      ).length;
+      const missing = ceiling - burst.judgement.accepted;
+      if (missing <= ownValid)
+        t.fail(
+          `a 429 came after only ${burst.judgement.accepted} of ${ceiling} requests without Authorization, in a window where the run sent no failed credential from this IP and ${ownValid} requests with a valid key: those were counted against the per-IP budget`,
+          ...burst.attempt.slice(Math.max(0, burst.judgement.index - 1), burst.judgement.index + 1),
+        );
+    }
     const res = first429Of(t, burst, 'without Authorization', ceiling);
     const error = (res.json as { error?: { type?: unknown } } | undefined)?.error;
     t.ensure(error?.type === 'rate_limit_error', () => `the 429 without a key has type ${JSON.stringify(error?.type)}, not "rate_limit_error"`, res);
@@ -286,6 +313,17 @@ check('RATE-4', 'every 429 of the run carries Retry-After in whole seconds and t
     t.ensure(retryAfter !== undefined, 'a 429 carries no Retry-After', e);
     t.ensure(/^\s*\d+\s*$/.test(retryAfter!), () => `a 429 carries Retry-After ${JSON.stringify(retryAfter)}, not whole seconds`, e);
     const h = rateHeaders(headers);
+    // Seconds, not milliseconds: a wait beyond both the window and the Reset it came with is no
+    // wait of this window (a count in milliseconds passes the digits rule by itself).
+    const answeredAt = Date.parse(e.startedAt) + e.durationMs;
+    const untilReset = h.reset === null ? 0 : h.reset - answeredAt / 1000;
+    const longest = Math.max(t.profile.limits.windowSeconds, untilReset) + RESET_SKEW_SECONDS;
+    t.ensure(
+      h.retryAfter === null || h.retryAfter <= longest,
+      () =>
+        `a 429 carries Retry-After ${h.retryAfter}, longer than the window of ${t.profile.limits.windowSeconds} s and the ${Math.max(0, Math.ceil(untilReset))} s its X-RateLimit-Reset names: not a wait in seconds`,
+      e,
+    );
     const missing = [h.limit === null && 'X-RateLimit-Limit', h.remaining === null && 'X-RateLimit-Remaining', h.reset === null && 'X-RateLimit-Reset'].filter(
       Boolean,
     );

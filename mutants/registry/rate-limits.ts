@@ -1,5 +1,8 @@
 import rateAccountBucket from '../rate-account-bucket.js';
 import rateAnonymousUnlimited from '../rate-anonymous-unlimited.js';
+import rateIpBudgetCountsKeys from '../rate-ip-budget-counts-keys.js';
+import rateRetryAfterMilliseconds from '../rate-retry-after-milliseconds.js';
+import rateRemainingStaleOnPicklists from '../rate-remaining-stale-on-picklists.js';
 import rateHeadersMissingOnPicklists from '../rate-headers-missing-on-picklists.js';
 import rate429ParamSet from '../rate-429-param-set.js';
 import rate429WrongCode from '../rate-429-wrong-code.js';
@@ -24,6 +27,9 @@ export const RATE_LIMIT_MUTANTS = {
   'rate-429-wrong-type': rate429WrongType,
   'rate-429-param-set': rate429ParamSet,
   'rate-anonymous-unlimited': rateAnonymousUnlimited,
+  'rate-ip-budget-counts-keys': rateIpBudgetCountsKeys,
+  'rate-remaining-stale-on-picklists': rateRemainingStaleOnPicklists,
+  'rate-retry-after-milliseconds': rateRetryAfterMilliseconds,
   'rate-account-bucket': rateAccountBucket,
   'rate-headers-missing-on-picklists': rateHeadersMissingOnPicklists,
   'rate-refusal-resets-count': rateRefusalResetsCount,

@@ -1,8 +1,13 @@
 import type { Exchange } from '../http/exchange.js';
 import { Redactor } from '../http/redactor.js';
-import { Pacer, rateHeaders, type PacerOptions } from '../pacing/pacer.js';
+import { FAILED_CREDENTIALS_BUCKET, Pacer, rateHeaders, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 import { SubmissionCap } from './submission-cap.js';
+
+/** A request whose credential the target refused, or one the run sent knowing it would be. */
+function failedCredential(exchange: Exchange): boolean {
+  return exchange.auth === 'malformed' || exchange.auth === 'invalid' || (exchange.auth !== 'none' && exchange.response?.status === 401);
+}
 
 /**
  * The run's one shared state, living in the main process: the log of every exchange of every
@@ -83,6 +88,7 @@ export class Broker {
       const leaks = this.#revealed.leaksIn(body) || this.#revealed.leaks(headerText) ? this.#whichLeak(Buffer.from(body).toString('utf8'), headerText) : [];
       if (leaks.length > 0) exchange.leaks = leaks;
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
+      if (failedCredential(exchange)) this.pacer.observe(FAILED_CREDENTIALS_BUCKET, true, exchange.response.status, rateHeaders({}), false);
     } else {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', null, rateHeaders({}), !exchange.unpaced);
     }

@@ -1,3 +1,4 @@
+import { FAILED_CREDENTIALS_BUCKET } from '../pacing/pacer.js';
 import { bucketOfCredential, type Credential } from '../http/request.js';
 import type { RunContext } from '../run/context.js';
 import type { WorkerState } from './worker.js';
@@ -20,6 +21,14 @@ export class CheckBudget {
   /** Resolves at the start of a window the credential has not spent from yet. */
   untilFresh(credential: Credential): Promise<void> {
     return this.state.broker.untilFresh(this.#bucket(credential), credential === 'none');
+  }
+
+  /**
+   * Resolves once a whole window (and the clock margin) has passed since the run's last request
+   * with a failed credential: a window of the per-IP budget that such requests cannot have spent.
+   */
+  untilNoFailedCredential(): Promise<void> {
+    return this.state.broker.untilFresh(FAILED_CREDENTIALS_BUCKET, true);
   }
 
   #bucket(credential: Credential): string {

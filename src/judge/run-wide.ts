@@ -64,6 +64,20 @@ const isJsonObject = (text: string): boolean => {
   }
 };
 
+/** Share of sequential pairs whose Remaining did not fall, at most, for a budget kept precisely (a fixed window). */
+const PRECISE_WINDOW_STUCK_SHARE = 0.05;
+
+/** `GET /api/v1/picklists`: the method and the collection, the same for a list and its retrievals. */
+function routeOf(e: Exchange): string {
+  let path = e.request.url;
+  try {
+    path = new URL(e.request.url).pathname;
+  } catch {
+    // A URL the run built itself is always absolute; keep it whole if not.
+  }
+  return `${e.request.method} ${path.split('/').slice(0, 4).join('/')}`;
+}
+
 /** Clauses judged over every exchange of the run, after the suites. */
 export const RUN_WIDE_JUDGES = {
   'GEN-1': (log) =>
@@ -204,8 +218,11 @@ export const RUN_WIDE_JUDGES = {
     // whether it fell anywhere. A sliding window or a token bucket gives budget back between two
     // requests (how the window is kept is not stated), and a key used sparsely may find its bucket
     // full every time: only a Remaining that falls for no key of the run is the fault.
-    const stuck: Violation[] = [];
-    let fell = false;
+    // The budget is per key for all authenticated requests: a route whose requests never make it
+    // fall, while others do, is not counted (judged per route of the later request).
+    const stuck = new Map<string, Violation[]>();
+    const fellOn = new Set<string>();
+    const pairsOn = new Map<string, number>();
     for (const e of answered(log).filter(authenticated)) {
       const before = last.get(e.bucket);
       last.set(e.bucket, e);
@@ -216,15 +233,33 @@ export const RUN_WIDE_JUDGES = {
       const sequential = !before.overlapped && !e.overlapped && doneAt(before) <= Date.parse(e.startedAt);
       if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
       if (!plausible(before, a.reset)) continue;
+      const route = routeOf(e);
       // Another client on the key may take more; a Remaining that does not fall at all is the fault.
-      if (b.remaining < a.remaining) fell = true;
+      pairsOn.set(route, (pairsOn.get(route) ?? 0) + 1);
+      if (b.remaining < a.remaining) fellOn.add(route);
       else
-        stuck.push({
-          reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request in the same window, and fell for no key of the run`,
-          exchange: e,
-        });
+        stuck.set(route, [
+          ...(stuck.get(route) ?? []),
+          {
+            reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request (${route}) in the same window, and never fell for ${fellOn.size > 0 ? 'this route while it did for others' : 'any key of the run'}`,
+            exchange: e,
+          },
+        ]);
     }
-    return fell ? [] : stuck;
+    if (fellOn.size === 0) return [...stuck.values()].flat();
+    // A route stuck twice or more and never seen falling, where every other route falls (almost)
+    // every time: a budget that refills between requests (a token bucket, a sliding window) leaves
+    // sparse routes stuck by chance, and is not judged route by route.
+    const stuckCount = (route: string) => stuck.get(route)?.length ?? 0;
+    const total = [...pairsOn.values()].reduce((a, b) => a + b, 0);
+    const allStuck = [...stuck.values()].reduce((a, b) => a + b.length, 0);
+    return [...stuck]
+      .filter(([route, pairs]) => {
+        const othersPairs = total - (pairsOn.get(route) ?? 0);
+        const othersStuck = allStuck - stuckCount(route);
+        return !fellOn.has(route) && pairs.length >= 2 && othersPairs >= 20 && othersStuck <= othersPairs * PRECISE_WINDOW_STUCK_SHARE;
+      })
+      .flatMap(([, pairs]) => pairs);
   },
 
   'RATE-9': (log) =>

@@ -10,6 +10,13 @@
 
 import { sleep } from '../sleep.js';
 
+/**
+ * A pseudo-budget that counts no request: the moments the run's requests with a failed credential
+ * (malformed, unknown, revoked) were answered. A target may count them against its per-IP budget
+ * (clause catalogue, RATE-7), so RATE-7 judges a window that holds none of them.
+ */
+export const FAILED_CREDENTIALS_BUCKET = 'failed-credentials';
+
 export interface PacerOptions {
   /** Per-key ceiling per window, from the profile. */
   readonly perKey: number;
