@@ -181,7 +181,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     state.notes = checked.notes;
     for (const note of checked.notes) io.out(`  note: ${note}`);
     const propertyRuns = settings.propertyRuns ?? propertyBudget();
-    const poolSize = poolSizeFor(settings, profile, keys.other !== null, embedded, propertyRuns);
+    const poolSize = poolSizeFor(settings, profile, keys.other !== null, propertyRuns);
     const selection = { only: settings.only, skip: settings.skip };
     const expectedRun = estimate(
       loadEstimates(),
@@ -390,22 +390,25 @@ export function propertyBudget(): number {
 
 const FULL_STRENGTH_PROPERTY_RUNS = 100;
 
-/** The main key's share of the run would take longer than this at the declared limits: worth a pool. */
-const POOL_WORTHWHILE_S = 60;
-
 /**
  * Keys the run spreads its work over, the configured one included (1: no pool): as many as
- * `--max-keys` says, or by default DEFAULT_MAX_KEYS where one key would make the run slow: where
- * the main key's requests, at the declared limits, would take more than a minute, and against the
- * embedded reference, whose one-second windows pace a single key's thousand requests over ten
- * seconds that ten keys spend in one. Never for a read-only run. The pool itself is made only
- * where keys can be deleted (`keys/pool.ts`).
+ * `--max-keys` says, or by default as many as keep each key's share of the selected checks within
+ * one window at the declared limits (at most DEFAULT_MAX_KEYS), and none where one key's share
+ * already fits in a window, so that a run that would not wait creates no key for speed (`--only
+ * GEN`: a dozen requests). The same rule against the embedded reference, whose one-second windows
+ * pace one key's thousand requests over ten seconds that ten keys spend in one. Never for a
+ * read-only run. The pool itself is made only where keys can be deleted (`keys/pool.ts`).
  */
-function poolSizeFor(settings: Settings, profile: Profile, hasOtherAccountKey: boolean, embedded: boolean, propertyRuns: number): number {
+export function poolSizeFor(
+  settings: Pick<Settings, 'readOnly' | 'maxKeys' | 'only' | 'skip'>,
+  profile: Profile,
+  hasOtherAccountKey: boolean,
+  propertyRuns: number,
+): number {
   if (settings.readOnly) return 1;
   if (settings.maxKeys !== null) return settings.maxKeys;
-  if (embedded) return DEFAULT_MAX_KEYS;
   const selection = { only: settings.only, skip: settings.skip };
   const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
-  return (main / profile.limits.perKeyPerMinute) * profile.limits.windowSeconds > POOL_WORTHWHILE_S ? DEFAULT_MAX_KEYS : 1;
+  const windows = main / profile.limits.perKeyPerMinute;
+  return windows <= 1 ? 1 : Math.min(DEFAULT_MAX_KEYS, Math.ceil(windows));
 }
