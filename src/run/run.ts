@@ -37,8 +37,8 @@ import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
 import { openTarget, type Target } from './target.js';
 import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from './verdict.js';
-import { CLAUSE_IDS, familyOf } from '../clauses/catalogue.js';
-import { selectionReason, type Selection } from './selection.js';
+import { CLAUSE_IDS } from '../clauses/catalogue.js';
+import { probesDeletion } from './write-plan.js';
 
 /** Runs the whole suite once and returns the exit status (run interface, Verdict and exit status). */
 export async function run(settings: Settings, io: Output = consoleOutput): Promise<number> {
@@ -199,12 +199,14 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         keys: poolSize,
         propertyRuns,
         maxSubmissions,
+        deletionDeclared: keyDeletion.source === 'declared',
+        leaveKeys: settings.leaveKeys,
       });
       for (const line of lines) io.out(line);
       return 0;
     }
 
-    if (keyDeletion.source === null && !settings.leaveKeys && !settings.readOnly && createsKeys(selection)) {
+    if (probesDeletion({ deletionDeclared: keyDeletion.source === 'declared', leaveKeys: settings.leaveKeys, readOnly: settings.readOnly, selection })) {
       keyDeletion = await probeConventionalDeletion({ http, broker, profile, keyPrefix, runId, baseUrl });
       if (keyDeletion.noKeys) io.out(`  note: ${keyDeletion.noKeys}`);
       else if (keyDeletion.source === 'conventional')
@@ -363,14 +365,6 @@ function expectedRemainingS(broker: Broker, expected: Estimate | null): number |
   const total = expected.requests.main + expected.requests.other + expected.requests.created + expected.requests.anonymous;
   if (total === 0) return null;
   return Math.max(0, expected.seconds * (1 - broker.log().length / total));
-}
-
-/** Families whose checks create keys. */
-const KEY_CREATING_FAMILIES = new Set(['KEY', 'AUTH', 'RATE']);
-
-/** Whether the selection runs any check that creates a key. */
-function createsKeys(selection: Selection): boolean {
-  return CLAUSE_IDS.some((id) => KEY_CREATING_FAMILIES.has(familyOf(id)) && selectionReason(id, selection) === null);
 }
 
 /** Runs `fn` the first time only; later calls get the same promise. */
