@@ -54,7 +54,9 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     clauses: ClauseContext | null;
     signingKey: SigningKey | null;
     teardown: ((withinMs?: number) => Promise<unknown>) | null;
-  } = { target: null, broker: null, seed: null, notes: [], collector: null, clauses: null, signingKey: null, teardown: null };
+    /** The key path the run found by probing, which the cleanup command must be told. */
+    foundKeyPath: string | null;
+  } = { target: null, broker: null, seed: null, notes: [], collector: null, clauses: null, signingKey: null, teardown: null, foundKeyPath: null };
   let served: RunningBroker | null = null;
   let running: Vitest | null = null;
   let heartbeat: Heartbeat | null = null;
@@ -66,7 +68,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       state.broker?.pacer.stop(`the run was interrupted by ${signal}`);
       void running?.cancelCurrentRun('keyboard-input');
     },
-    onSecond: () => io.err(liveKeysLine(state.broker?.ledger.outstanding('api_key') ?? [], settings)),
+    onSecond: () => io.err(liveKeysLine(state.broker?.ledger.outstanding('api_key') ?? [], settings, state.foundKeyPath)),
   });
   const stopReport = (kind: Stopped['kind'], because: string, results: readonly ClauseResult[], signal?: StopSignal) =>
     writeStoppedReport({
@@ -97,7 +99,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const because = `interrupted by ${signal} before the run could judge every clause${outstanding.length > 0 ? ` (${outstanding.length} key(s) left live)` : ''}`;
     const published = stopReport('interrupted', because, results, signal);
     io.err(`verdict: inconclusive: ${because}; ${notRunCount(results)} of ${CLAUSE_IDS.length} clauses not run`);
-    if (outstanding.length > 0 || left === null) io.err(liveKeysLine(outstanding, settings));
+    if (outstanding.length > 0 || left === null) io.err(liveKeysLine(outstanding, settings, state.foundKeyPath));
     io.out(`reports: ${published.files.join(', ')}`);
     return SIGNAL_EXIT[signal];
   };
@@ -208,6 +210,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
 
     if (probesDeletion({ deletionDeclared: keyDeletion.source === 'declared', leaveKeys: settings.leaveKeys, readOnly: settings.readOnly, selection })) {
       keyDeletion = await probeConventionalDeletion({ http, broker, profile, keyPrefix, runId, baseUrl });
+      if (keyDeletion.source === 'conventional') state.foundKeyPath = keyDeletion.path;
       if (keyDeletion.noKeys) io.out(`  note: ${keyDeletion.noKeys}`);
       else if (keyDeletion.source === 'conventional')
         io.out(`  note: the profile declares no key path; keys the run creates are deleted at ${keyDeletion.path}, which revoked a probe key`);
@@ -301,7 +304,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     }
     for (const line of verdictLines(document, published.files)) io.out(line);
     const left = broker.ledger.outstanding('api_key');
-    if (left.length > 0) io.out(liveKeysLine(left, settings));
+    if (left.length > 0) io.out(liveKeysLine(left, settings, state.foundKeyPath));
     // With a baseline, only a regression fails the gate: a known failure exits 0.
     return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline) : verdict.exitCode;
   } catch (error) {
@@ -343,19 +346,20 @@ const STOP_GRACE_MS = 2000;
 const PREFLIGHT_CODES: ReadonlySet<string> = new Set(['CONF_TARGET_UNREACHABLE', 'CONF_TARGET_REDIRECTED', 'CONF_TARGET_NOT_API', 'CONF_KEY_REJECTED']);
 
 /** Keys still live on the target, by name and id, and the exact command that deletes them. */
-function liveKeysLine(live: readonly LedgerEntry[], settings: Settings): string {
+function liveKeysLine(live: readonly LedgerEntry[], settings: Settings, keyPath: string | null): string {
   if (live.length === 0) return 'no key of this run is live on the target';
   const names = live.map((e) => `${e.name ?? '(no name)'} [${e.id}]`).join(', ');
   if (settings.baseUrl === null) return `${live.length} key(s) of the embedded reference server were not deleted: they end with it (${names})`;
-  return `${live.length} key(s) still live on the target: ${names}; delete them with: ${cleanupCommand(settings)}`;
+  return `${live.length} key(s) still live on the target: ${names}; delete them with: ${cleanupCommand(settings, keyPath)}`;
 }
 
 /** `conformance cleanup` with the settings that reach the same target and ledger. */
-export function cleanupCommand(settings: Settings): string {
+export function cleanupCommand(settings: Settings, keyPath: string | null = null): string {
   const quote = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
   const parts = ['npx', 'conformance', 'cleanup', '--report-dir', quote(settings.reportDir)];
   if (settings.baseUrl) parts.push('--base-url', quote(settings.baseUrl));
   if (settings.profileFile) parts.push('--profile', quote(settings.profileFile));
+  if (keyPath) parts.push('--key-path', quote(keyPath));
   return parts.join(' ');
 }
 
