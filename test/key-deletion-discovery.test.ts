@@ -39,11 +39,11 @@ test('a key deleted at the path its creation response links to (_links.self.href
 }, 120_000);
 
 test('candidates: a declared path, then the Location header and links holding the id, then the forms of the key list', () => {
-  const profile = { ...referenceProfile(), paths: { ...referenceProfile().paths, apiKey: null, apiKeyList: '/api/v1/tokens' } };
+  const known = { keyPath: null, keyList: '/api/v1/tokens' };
   const candidates = deletionCandidates(
-    profile,
+    known,
     'https://api.example.com',
-    { headers: { location: 'https://api.example.com/api/v1/k/a%20b' } },
+    'https://api.example.com/api/v1/k/a%20b',
     { url: 'https://elsewhere.example/api/v1/x/a b' },
     'a b',
   );

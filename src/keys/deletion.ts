@@ -1,4 +1,4 @@
-import { TransportFailure, type HttpResponse } from '../http/client.js';
+import { TransportFailure } from '../http/client.js';
 import { fillPath, type Profile } from '../profile/profile.js';
 import { KEY_CREATION_PATH, PROBE_PATH } from './paths.js';
 import { ledgerEntry } from '../broker/ledger.js';
@@ -72,7 +72,8 @@ async function tryConventionalDeletion(probe: DeletionProbe): Promise<KeyDeletio
   const { id, use } = made;
   if (id === null) return refuse(`the creation response has no "${idMember}" member to delete the key by`);
   const tried: string[] = [];
-  for (const template of deletionCandidates(profile, probe.baseUrl, res, body, id)) {
+  const known = { keyPath: profile.paths.apiKey, keyList: profile.paths.apiKeyList };
+  for (const template of deletionCandidates(known, probe.baseUrl, res.headers['location'], body, id)) {
     const deleted = await http.delete(fillPath(template, id));
     tried.push(`${template} (${deleted.status})`);
     if (deleted.status < 200 || deleted.status >= 300) continue;
@@ -94,7 +95,7 @@ async function tryConventionalDeletion(probe: DeletionProbe): Promise<KeyDeletio
 const ID_MEMBERS = ['id', 'key_id', 'api_key_id', 'keyId', 'apiKeyId', 'uuid'];
 
 /** The creation response's id member: a conventional name, else a member named like an id (`…_id`, `…Id`). */
-function idMemberOf(body: Record<string, unknown> | null): string | null {
+export function idMemberOf(body: Record<string, unknown> | null): string | null {
   if (!body || typeof body !== 'object') return null;
   const usable = (m: string) => typeof body[m] === 'string' || typeof body[m] === 'number';
   return ID_MEMBERS.find(usable) ?? Object.keys(body).find((m) => /(_id|Id)$/.test(m) && usable(m)) ?? null;
@@ -107,9 +108,9 @@ function idMemberOf(body: Record<string, unknown> | null): string | null {
  * list (declared, or where the document creates keys) and its singular and plural forms.
  */
 export function deletionCandidates(
-  profile: Profile,
+  known: { readonly keyPath: string | null; readonly keyList: string | null },
   baseUrl: string,
-  res: Pick<HttpResponse, 'headers'>,
+  location: string | null | undefined,
   body: Record<string, unknown> | null,
   id: string,
 ): string[] {
@@ -117,11 +118,11 @@ export function deletionCandidates(
   const add = (template: string | null | undefined) => {
     if (template && template.startsWith('/api/v1/') && template.includes('{id}') && !out.includes(template)) out.push(template);
   };
-  add(profile.paths.apiKey);
+  add(known.keyPath);
   const links = body?._links as { self?: { href?: unknown } } | undefined;
-  const pointers = [res.headers['location'], body?.url, body?.href, body?.self, links?.self?.href, (body?.links as { self?: unknown } | undefined)?.self];
+  const pointers = [location, body?.url, body?.href, body?.self, links?.self?.href, (body?.links as { self?: unknown } | undefined)?.self];
   for (const pointer of pointers) add(templateOf(pointer, baseUrl, id));
-  for (const list of [profile.paths.apiKeyList, KEY_CREATION_PATH]) {
+  for (const list of [known.keyList, KEY_CREATION_PATH]) {
     if (!list) continue;
     for (const form of collectionForms(list)) add(`${form}/{id}`);
   }
