@@ -227,6 +227,8 @@ export function renderEstimates(report: ConformanceDocument): string {
       ...(c.propertyRequests ? { propertyRequests: c.propertyRequests } : {}),
       ...(c.writes ? { writes: true } : {}),
       ...(c.submissions ? { submissions: c.submissions } : {}),
+      ...(c.keys ? { keys: c.keys } : {}),
+      ...(c.propertyKeys ? { propertyKeys: c.propertyKeys } : {}),
     })),
   );
   const estimates: RequestEstimates = { measuredWith: { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1 }, checks };

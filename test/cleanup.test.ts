@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startReference, type ReferenceApp, type RunningReference } from '../reference/server.js';
+import { referenceProfile, startReference, type ReferenceApp, type RunningReference } from '../reference/server.js';
+import { VARIANTS } from '../variants/index.js';
 import { ROOT } from './support/cli.js';
 import { liveRunKeys } from './support/live-keys.js';
 
@@ -129,5 +130,51 @@ describe('cleanup of created keys', () => {
     expect(result.stderr).toContain('interrupted');
     expect(liveSuiteKeys(ref.app)).toEqual([]);
     expect(existsSync(join(reportDir, 'ledger.jsonl'))).toBe(true);
+  });
+});
+
+describe('cleanup at a key path given then (--key-path)', () => {
+  test('deletes the keys a ledger lists at a key path the profile does not declare', async () => {
+    const variant = VARIANTS['key-paths-unconventional-undeclared'];
+    let app: ReferenceApp | null = null;
+    const target = await startReference({
+      windowSeconds: 1,
+      profile: variant.profile!(referenceProfile()),
+      modify: (reference) => {
+        app = reference;
+        variant.modify!(reference);
+      },
+    });
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'conformance-key-path-'));
+      const profile = join(cwd, 'profile.json');
+      writeFileSync(profile, JSON.stringify(target.profile));
+      const reportDir = join(cwd, 'reports');
+      const env = { CONFORMANCE_BASE_URL: target.url, CONFORMANCE_API_KEY: target.keys.main };
+      // --leave-keys: keys are created though the run knows no way to delete them.
+      const run = await spawnCli(['--profile', profile, '--report-dir', reportDir, '--only', 'KEY-1', '--leave-keys'], env, cwd).done;
+      const left = liveSuiteKeys(app!);
+      expect(left.length, run.stdout).toBeGreaterThan(0);
+
+      const without = await spawnCli(['cleanup', '--profile', profile, '--report-dir', reportDir], env, cwd).done;
+      expect(without.code).toBe(1);
+      expect(liveSuiteKeys(app!)).toEqual(left);
+
+      const given = await spawnCli(['cleanup', '--profile', profile, '--report-dir', reportDir, '--key-path', '/api/v1/keys/{id}'], env, cwd).done;
+      expect(given.stderr).toBe('');
+      expect(given.code).toBe(0);
+      for (const name of left) expect(given.stdout).toContain(name);
+      expect(liveSuiteKeys(app!)).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+
+  test('refuses a key path outside /api/v1/ or without {id}', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'conformance-key-path-'));
+    const env = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_API_KEY: 'sk_test_0123456789' };
+    const result = await spawnCli(['cleanup', '--key-path', '/keys/{id}'], env, cwd).done;
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--key-path must be a path under /api/v1/');
   });
 });

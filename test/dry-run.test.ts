@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { ROOT, runCli } from './support/cli.js';
+import { readReport, ROOT, runCli } from './support/cli.js';
 import { startReference } from '../reference/server.js';
 import { loadProfile } from '../src/profile/profile.js';
 import { estimate, loadEstimates } from '../src/run/estimates.js';
@@ -40,4 +40,31 @@ test('an embedded run plans on the key pool', async () => {
   expect(run.exitCode).toBe(0);
   expect(run.stdout).toMatch(/keys: up to 10, the configured one and 9 the run creates/);
   expect(run.stdout).toMatch(/at 100 cases a property/);
+});
+
+test('--dry-run prints the write plan (keys and submissions, and what for) and a run with the same settings keeps to it', async () => {
+  const settings = ['--only', 'GEN,KEY,SUB', '--seed', '7'];
+  const dry = await runCli(['--dry-run', ...settings]);
+  expect(dry.exitCode, dry.stderr).toBe(0);
+  const plan = /write plan: at most (\d+) key\(s\), each deleted again by the run, and about (\d+) submission\(s\) \(at most (\d+), --max-submissions\)/.exec(
+    dry.stdout,
+  );
+  expect(plan, dry.stdout).not.toBeNull();
+  const [plannedKeys, , submissionCap] = plan!.slice(1).map(Number) as [number, number, number];
+  expect(dry.stdout).toMatch(/ {2}keys: \d+ for the key pool .*; \d+ by the checks of KEY-1 \(1\), /);
+  const run = await runCli(settings);
+  const report = readReport(run);
+  expect(report.verdict, run.stdout).toBe('conformant');
+  const keys = report.resources.created.filter((e) => e.kind === 'api_key');
+  const submissions = report.resources.created.filter((e) => e.kind === 'submission');
+  expect(keys.length).toBeGreaterThan(0);
+  expect(keys.length).toBeLessThanOrEqual(plannedKeys);
+  expect(submissions.length).toBeGreaterThan(0);
+  expect(submissions.length).toBeLessThanOrEqual(submissionCap);
+}, 240_000);
+
+test('a run of the general rules alone plans no key', async () => {
+  const run = await runCli(['--dry-run', '--only', 'GEN']);
+  expect(run.stdout).toMatch(/write plan: at most 0 key\(s\)/);
+  expect(run.stdout).toMatch(/keys: the configured one alone/);
 });

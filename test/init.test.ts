@@ -7,6 +7,7 @@ import { ROOT } from './support/cli.js';
 import { readJson, runConformance, scratch } from './support/commands.js';
 import { beforeItem } from '../mutants/support.js';
 import { startReference } from '../reference/server.js';
+import { startBlind } from './support/blind.js';
 
 /** Facts init learns by reading alone: no key created, nothing written on the target. */
 const WITHOUT_SIDE_EFFECTS = [
@@ -99,6 +100,35 @@ test('a key init could not delete is in the ledger, and `cleanup` deletes it', a
     const cleanup = await runConformance(['cleanup', '--base-url', target.url, '--profile', profile, '--report-dir', join(dir, 'reports')], env);
     expect(cleanup.exitCode, cleanup.stdout + cleanup.stderr).toBe(0);
     expect(await keyCount()).toBe(keysBefore);
+  } finally {
+    await target.close();
+  }
+});
+
+test('init finds what an implementation written blind puts elsewhere: singular retrievals, its field list, its key path and id, the required body fields', async () => {
+  // variants/blind-node: /api/v1/workspace/{id}, /api/v1/taxonomy_fields, DELETE /api/v1/api_key/{id} by `key_id`.
+  const target = await startBlind(1, 'node');
+  try {
+    const out = join(scratch(), 'draft.json');
+    const result = await runConformance(['init', '--base-url', target.url, '--out', out], { CONFORMANCE_API_KEY: target.keys.main });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { facts } = readJson<{ facts: Facts }>(out.replace(/\.json$/, '.facts.json'));
+    const own = target.profile as unknown as Record<string, unknown>;
+    for (const place of [
+      'paths.workspace',
+      'paths.governanceModel',
+      'paths.record',
+      'paths.fields',
+      'paths.field',
+      'paths.apiKeyList',
+      'paths.apiKey',
+      'apiKeyFields.id',
+      'apiKeyFields.secret',
+      'submissions.requiredBodyFields',
+    ]) {
+      expect(facts[place], place).toMatchObject({ how: 'probed', value: at(own, place) });
+    }
+    expect(result.stdout).not.toContain('WARNING');
   } finally {
     await target.close();
   }

@@ -153,3 +153,13 @@ describe('a run with a key pool (--max-keys)', () => {
     expect(keysLeft).toBe(0);
   }, 240_000);
 });
+
+describe('no pool where the run would not wait', () => {
+  test('--only GEN against the embedded reference creates no key: its dozen requests fit in one window of one key', async () => {
+    const result = await runCli(['--only', 'GEN']);
+    const report = readReport(result);
+    expect(report.verdict, result.stdout).toBe('conformant');
+    expect(report.resources.created.filter((e) => e.kind === 'api_key')).toEqual([]);
+    expect(result.stdout).not.toContain('work spread over');
+  }, 120_000);
+});

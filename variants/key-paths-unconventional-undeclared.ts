@@ -6,9 +6,10 @@ import { defineVariant } from './variant.js';
 
 /**
  * Keys are listed at GET /api/v1/keys and deleted at DELETE /api/v1/keys/{id}, which the profile
- * does not declare: the conventional /api/v1/api_keys/{id} is no endpoint here. The run can find
- * no way to delete keys, so it must create none beyond its one deletion probe (incomplete, never
- * non-conformant).
+ * does not declare: the conventional /api/v1/api_keys/{id} is no endpoint here. The deletion probe
+ * finds /api/v1/keys/{id} among the forms of the key list's path (issue 24), so the run deletes
+ * every key it makes; were it not found, the run would create none beyond its one probe key
+ * (incomplete, never non-conformant).
  */
 export default defineVariant({
   description: 'lists and deletes keys at /api/v1/keys and /api/v1/keys/{id}, paths the profile leaves undeclared',

@@ -5,6 +5,7 @@ import { ReadOnlyRefusal, TransportFailure } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
 import { isSafeMethod } from '../http/methods.js';
 import { describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
+import { KEY_CREATION_PATH } from '../keys/paths.js';
 import type { RunContext } from '../run/context.js';
 import { CheckContext } from './context.js';
 import { CheckNotRun, Finding, type CheckRecord } from './outcome.js';
@@ -95,6 +96,22 @@ function tallyRequests(record: CheckRecord, exchanges: readonly Exchange[], gene
   record.requests = byCredential(exchanges);
   if (generated.length > 0) record.propertyRequests = byCredential(generated);
   if (exchanges.some((e) => !isSafeMethod(e.request.method))) record.writes = true;
+  const keys = keysCreated(exchanges);
+  if (keys > 0) record.keys = keys;
+  const generatedKeys = keysCreated(generated);
+  if (generatedKeys > 0) record.propertyKeys = generatedKeys;
+}
+
+/** Keys the exchanges created: creations (where the document puts them) that answered 2xx. */
+function keysCreated(exchanges: readonly Exchange[]): number {
+  return exchanges.filter(
+    (e) =>
+      e.request.method === 'POST' &&
+      new URL(e.request.url).pathname.endsWith(KEY_CREATION_PATH) &&
+      e.response !== undefined &&
+      e.response.status >= 200 &&
+      e.response.status < 300,
+  ).length;
 }
 
 function byCredential(exchanges: readonly Exchange[]): Partial<Record<AuthKind, number>> {

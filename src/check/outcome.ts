@@ -34,6 +34,10 @@ export interface CheckRecord {
   writes?: boolean;
   /** Submissions the check created (answered 2xx), against `--max-submissions`. */
   submissions?: number;
+  /** API keys the check created (answered 2xx): the figures behind `--dry-run`'s write plan. */
+  keys?: number;
+  /** Of those, the keys its generated cases created, which grow with the property budget. */
+  propertyKeys?: number;
 }
 
 declare module '@vitest/runner' {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ledgerEntry, UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
 import { DOCUMENT_LIMITS } from '../profile/profile.js';
 import { errorOf, isObject, itemsOf, probe, totalOf, type ProbeTarget } from './probe-http.js';
+import { collectionForms, deletionCandidates, idMemberOf } from '../keys/deletion.js';
 
 /** How `init` knows a fact: it saw the target answer so, or it wrote the usual value unseen. */
 export type How = 'probed' | 'guessed';
@@ -26,12 +27,27 @@ const RETRIEVALS = [
   ['record', '/api/v1/records'],
 ] as const;
 
-/** Lists and retrievals the document names without their paths. */
+/** Lists and retrievals the document names without their paths, with the usual places of each list. */
 const LISTED = [
   ['taxonomies', 'taxonomy', '/api/v1/taxonomies'],
-  ['fields', 'field', '/api/v1/fields'],
+  ['fields', 'field', '/api/v1/fields', '/api/v1/taxonomy_fields'],
   ['picklists', 'picklist', '/api/v1/picklists'],
 ] as const;
+
+/** The first of the lists' singular and plural forms (`collectionForms`) that answers a pagination envelope. */
+async function findList(
+  target: ProbeTarget,
+  lists: readonly string[],
+): Promise<{ list: string; items: Record<string, unknown>[]; tried: string[] } | { list: null; items: null; tried: string[] }> {
+  const tried: string[] = [];
+  for (const candidate of [...new Set(lists.flatMap((l) => collectionForms(l)))]) {
+    const listed = await probe(target, 'GET', candidate, { query: { limit: '1' } });
+    const items = itemsOf(listed);
+    if (items) return { list: candidate, items, tried };
+    tried.push(`${candidate} (${listed.status})`);
+  }
+  return { list: null, items: null, tried };
+}
 
 /** Where admin-only endpoints usually live: the first to answer 403 becomes the forbidden probe (AUTH-4). */
 const FORBIDDEN_CANDIDATES = ['/api/v1/admin/audit_log', '/api/v1/admin/users', '/api/v1/admin/settings', '/api/v1/admin', '/api/v1/audit_log'];
@@ -48,21 +64,20 @@ export async function probeFacts(target: ProbeTarget, log: (line: string) => voi
   const facts: Facts = {};
   const firstIds: Record<string, string | null> = {};
   for (const [name, list] of RETRIEVALS) {
-    const { fact, firstId } = await retrieval(target, list, `${list}/{id}`);
+    const { fact, firstId } = await retrieval(target, list);
     facts[`paths.${name}`] = fact;
     firstIds[name] = firstId;
   }
-  for (const [listName, itemName, list] of LISTED) {
-    const listed = await probe(target, 'GET', list, { query: { limit: '1' } });
-    const items = itemsOf(listed);
-    if (!items) {
-      facts[`paths.${listName}`] = probed(null, `GET ${list} answered ${listed.status} without a pagination envelope`);
-      facts[`paths.${itemName}`] = probed(null, `no list at ${list}`);
+  for (const [listName, itemName, ...lists] of LISTED) {
+    const found = await findList(target, lists);
+    if (!found.list) {
+      facts[`paths.${listName}`] = probed(null, `no pagination envelope at ${found.tried.join(', ')}`);
+      facts[`paths.${itemName}`] = probed(null, `no list at ${lists.join(' or ')}`);
       continue;
     }
-    facts[`paths.${listName}`] = probed(list, `GET ${list} answered 200 with a pagination envelope`);
-    facts[`paths.${itemName}`] = (await retrieval(target, list, `${list}/{id}`)).fact;
-    if (listName === 'taxonomies') firstIds.taxonomy = typeof items[0]?.id === 'string' ? items[0].id : null;
+    facts[`paths.${listName}`] = probed(found.list, `GET ${found.list} answered 200 with a pagination envelope`);
+    facts[`paths.${itemName}`] = (await retrieval(target, found.list)).fact;
+    if (listName === 'taxonomies') firstIds.taxonomy = typeof found.items[0]?.id === 'string' ? found.items[0].id : null;
   }
   Object.assign(facts, await limits(target));
   Object.assign(facts, await keys(target, log));
@@ -71,16 +86,31 @@ export async function probeFacts(target: ProbeTarget, log: (line: string) => voi
   return facts;
 }
 
-async function retrieval(target: ProbeTarget, list: string, template: string): Promise<{ fact: Fact; firstId: string | null }> {
+/** The retrieval of a list's items: `{form}/{id}` for each singular and plural form of the list path, the first that answers the item. */
+async function retrieval(target: ProbeTarget, list: string): Promise<{ fact: Fact; firstId: string | null }> {
   const listed = await probe(target, 'GET', list, { query: { limit: '1' } });
   const id = itemsOf(listed)?.[0]?.id;
-  if (typeof id !== 'string') return { fact: guessed(template, `GET ${list} gave no item to fetch (status ${listed.status})`), firstId: null };
-  const path = template.replace('{id}', encodeURIComponent(id));
-  const fetched = await probe(target, 'GET', path);
-  // Some APIs wrap a single resource in `data`; a record has a `data` member of its own, so unwrap only without an id.
-  const body = isObject(fetched.json) && !('id' in fetched.json) && isObject(fetched.json.data) ? fetched.json.data : fetched.json;
-  if (fetched.status === 200 && isObject(body) && body.id === id) return { fact: probed(template, `GET ${path} answered 200 with the same id`), firstId: id };
-  return { fact: probed(null, `GET ${path} answered ${fetched.status}: no retrieval at the conventional path`), firstId: id };
+  const conventional = `${list}/{id}`;
+  if (typeof id !== 'string') return { fact: guessed(conventional, `GET ${list} gave no item to fetch (status ${listed.status})`), firstId: null };
+  const tried: string[] = [];
+  for (const template of collectionForms(list).map((form) => `${form}/{id}`)) {
+    const path = template.replace('{id}', encodeURIComponent(id));
+    const fetched = await probe(target, 'GET', path);
+    const body = unwrapped(fetched.json);
+    if (fetched.status === 200 && isObject(body) && body.id === id) return { fact: probed(template, `GET ${path} answered 200 with the same id`), firstId: id };
+    tried.push(`GET ${path} answered ${fetched.status}`);
+  }
+  return { fact: probed(null, `${tried.join(', ')}: no retrieval at the usual paths`), firstId: id };
+}
+
+/**
+ * Some APIs wrap a single resource in a member (`data`, or its kind: `workspace`); a record has a
+ * `data` member of its own, so a body is unwrapped only when it has no id and one object member.
+ */
+function unwrapped(json: unknown): unknown {
+  if (!isObject(json) || 'id' in json) return json;
+  const objects = Object.values(json).filter(isObject);
+  return objects.length === 1 && Object.keys(json).length === 1 ? objects[0] : isObject(json.data) ? json.data : json;
 }
 
 async function limits(target: ProbeTarget): Promise<Facts> {
@@ -101,12 +131,11 @@ async function limits(target: ProbeTarget): Promise<Facts> {
 /** Creates a key, learns its fields and prefix from it, and deletes it again. */
 async function keys(target: ProbeTarget, log: (line: string) => void): Promise<Facts> {
   const facts: Facts = {};
-  const listPath = '/api/v1/api_keys';
-  const listed = await probe(target, 'GET', listPath);
-  const listItems = itemsOf(listed);
-  facts['paths.apiKeyList'] = listItems
+  const foundList = await findList(target, ['/api/v1/api_keys']);
+  const listPath = foundList.list;
+  facts['paths.apiKeyList'] = listPath
     ? probed(listPath, `GET ${listPath} answered 200 with a pagination envelope`)
-    : probed(null, `GET ${listPath} answered ${listed.status} without a pagination envelope`);
+    : probed(null, `no pagination envelope at ${foundList.tried.join(', ')}`);
   // Named as the run names its keys, and in the ledger before it exists: `cleanup` finds it.
   const name = `conformance-${target.runId}-init`;
   const run = { runId: target.runId, baseUrl: target.http.baseUrl };
@@ -139,12 +168,12 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
     }
   }
   const secret = secretField ? (body[secretField] as string) : null;
-  const idField = typeof body.id === 'string' ? 'id' : (members.find(([m, v]) => /id$/i.test(m) && typeof v === 'string')?.[0] ?? null);
-  const id = idField ? (body[idField] as string) : null;
+  const idField = idMemberOf(body);
+  const id = idField ? String(body[idField]) : null;
   ledger('created', id ?? UNKNOWN_ID);
   const nameField = members.find(([, v]) => v === name)?.[0] ?? null;
-  const afterList = itemsOf(await probe(target, 'GET', listPath, { query: { limit: '10000' } }));
-  const listed2 = afterList?.find((item) => idField !== null && item[idField] === id) ?? body;
+  const afterList = listPath ? itemsOf(await probe(target, 'GET', listPath, { query: { limit: '10000' } })) : null;
+  const listed2 = afterList?.find((item) => idField !== null && String(item[idField]) === id) ?? body;
   const lastUsedField = Object.keys(listed2).find((m) => /last.?used/i.test(m)) ?? null;
   const seen = 'POST /api/v1/api_keys answered with';
   facts['apiKeyFields.id'] = idField ? probed(idField, `${seen} the id in "${idField}"`) : guessed('id', `${seen} no string id member`);
@@ -156,7 +185,8 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
     ? probed(lastUsedField, `the key's list item has "${lastUsedField}"`)
     : guessed('last_used_at', 'no member named like last_used in the key list');
   facts.keyPrefix = prefixFact(target.key, secret);
-  facts['paths.apiKey'] = await deleteKey(target, id, secret, log);
+  const deletion = id ? deletionCandidates({ keyPath: null, keyList: listPath }, target.http.baseUrl, created.headers.get('location'), body, id) : [];
+  facts['paths.apiKey'] = await deleteKey(target, id, secret, deletion, log);
   if (facts['paths.apiKey'].value !== null && id) ledger('deleted', id);
   return facts;
 }
@@ -172,24 +202,50 @@ function prefixFact(configured: string, created: string | null): Fact {
   return probed(shared.slice(0, cut + 1), 'the start shared by the configured key and a newly created one');
 }
 
-async function deleteKey(target: ProbeTarget, id: string | null, secret: string | null, log: (line: string) => void): Promise<Fact> {
-  const template = '/api/v1/api_keys/{id}';
+/**
+ * Deletes the key init created at the first candidate (`deletionCandidates`: the creation
+ * response's links, then the forms of the key list's path) after which the key stops working. A
+ * 5xx stops the search: the path may be right and the target failing, and the key stays in the ledger.
+ */
+async function deleteKey(
+  target: ProbeTarget,
+  id: string | null,
+  secret: string | null,
+  candidates: readonly string[],
+  log: (line: string) => void,
+): Promise<Fact> {
+  const conventional = '/api/v1/api_keys/{id}';
   if (!id) {
     log(
       '  WARNING: the key init created has no id it could delete it by: `conformance cleanup` deletes it by its name once it is a day old, or delete it by hand',
     );
-    return guessed(template, 'the created key had no id to delete it by');
+    return guessed(conventional, 'the created key had no id to delete it by');
   }
-  const path = template.replace('{id}', encodeURIComponent(id));
-  const deleted = await probe(target, 'DELETE', path);
-  if (deleted.status < 200 || deleted.status > 299) {
-    log(
-      `  WARNING: DELETE ${path} answered ${deleted.status}: the key ${id} is in the ledger, for \`conformance cleanup\` with a key path in the profile, or delete it by hand`,
-    );
-    return probed(null, `DELETE ${path} answered ${deleted.status}`);
+  const tried: string[] = [];
+  for (const template of candidates) {
+    const path = template.replace('{id}', encodeURIComponent(id));
+    const deleted = await probe(target, 'DELETE', path);
+    if (deleted.status >= 500 || deleted.status === 0) {
+      log(
+        `  WARNING: DELETE ${path} answered ${deleted.status}: the key ${id} is in the ledger, for \`conformance cleanup\` with a key path in the profile or --key-path, or delete it by hand`,
+      );
+      return probed(null, `DELETE ${path} answered ${deleted.status}`);
+    }
+    if (deleted.status < 200 || deleted.status > 299) {
+      tried.push(`DELETE ${path} answered ${deleted.status}`);
+      continue;
+    }
+    const revoked = secret ? (await probe(target, 'GET', '/api/v1/workspaces', { key: secret, query: { limit: '1' } })).status : null;
+    if (revoked !== null && revoked !== 401) {
+      tried.push(`DELETE ${path} answered ${deleted.status} and the key then got ${revoked}`);
+      continue;
+    }
+    return probed(template, `DELETE ${path} answered ${deleted.status}${revoked !== null ? ` and the key then got ${revoked}` : ''}`);
   }
-  const revoked = secret ? (await probe(target, 'GET', '/api/v1/workspaces', { key: secret, query: { limit: '1' } })).status : null;
-  return probed(template, `DELETE ${path} answered ${deleted.status}${revoked !== null ? ` and the key then got ${revoked}` : ''}`);
+  log(
+    `  WARNING: ${tried.join(', ')}: the key ${id} is in the ledger, for \`conformance cleanup\` with a key path in the profile or --key-path, or delete it by hand`,
+  );
+  return probed(null, tried.join(', '));
 }
 
 async function submissions(target: ProbeTarget, workspaceId: string | null): Promise<Facts> {
@@ -238,27 +294,45 @@ async function filters(target: ProbeTarget, listPath: string, total: number | nu
       );
 }
 
-/** Names each missing field in turn, filling the named ones with wrong-typed values. */
+/** Fields a submission body may require, beyond those the document names: asked for at most this many times. */
+const MAX_REQUIRED_PROBES = 8;
+
+/**
+ * Reads the required body fields from the 400s the target answers: an empty body, then one with
+ * every field named so far filled with a wrong-typed value (so that no submission is ever
+ * created), until the answer names no further missing field. Fields the document names keep its
+ * order; others the target named follow.
+ */
 async function requiredFields(target: ProbeTarget, listPath: string, queryParam: string, workspaceId: string | null): Promise<Fact> {
   if (!workspaceId) return guessed([...BODY_FIELDS], 'no workspace to name in the query');
-  const required: (typeof BODY_FIELDS)[number][] = [];
-  for (let step = 0; step < BODY_FIELDS.length; step++) {
-    const body = Object.fromEntries(required.map((f) => [f, WRONG_TYPED[f]]));
+  const required: string[] = [];
+  for (let step = 0; step < MAX_REQUIRED_PROBES; step++) {
+    const body = Object.fromEntries(required.map((f) => [f, f in WRONG_TYPED ? WRONG_TYPED[f as keyof typeof WRONG_TYPED] : 0]));
     const answer = await probe(target, 'POST', listPath, { query: { [queryParam]: workspaceId }, body });
-    const param = errorOf(answer)?.param;
-    const named = BODY_FIELDS.find((f) => f === param && !required.includes(f));
-    if (answer.status !== 400 || !named) {
-      return guessed(
-        [...BODY_FIELDS],
-        `after ${required.length ? required.join(', ') : 'an empty body'} the target answered ${answer.status}${typeof param === 'string' ? ` naming "${param}"` : ''}, not a missing field`,
-      );
+    const error = errorOf(answer);
+    const named = fieldNamed(error);
+    if (answer.status === 400 && named !== null && !required.includes(named)) {
+      required.push(named);
+      continue;
     }
-    required.push(named);
+    if (answer.status >= 200 && answer.status < 300)
+      return guessed([...BODY_FIELDS], `the target accepted a body of ${required.join(', ') || 'nothing'} with wrong-typed values (${answer.status})`);
+    if (required.length === 0)
+      return guessed([...BODY_FIELDS], `an empty body answered ${answer.status}${named ? ` naming "${named}"` : ''}, not a missing field`);
+    const known = BODY_FIELDS.filter((f) => required.includes(f));
+    return probed(
+      [...known, ...required.filter((f) => !(BODY_FIELDS as readonly string[]).includes(f))],
+      `each field named missing with 400 in turn (${required.join(', ')}); with all of them the target answered ${answer.status}`,
+    );
   }
-  return probed(
-    BODY_FIELDS.filter((f) => required.includes(f)),
-    'each field, left out in turn, was named missing with 400',
-  );
+  return guessed([...BODY_FIELDS], `the target named a missing field ${MAX_REQUIRED_PROBES} times in a row (${required.join(', ')})`);
+}
+
+/** The body field a 400 names: its `param`, or the first segment of its JSON Pointer `path`. */
+function fieldNamed(error: ReturnType<typeof errorOf>): string | null {
+  if (typeof error?.param === 'string' && error.param !== '') return error.param;
+  if (typeof error?.path === 'string' && error.path.startsWith('/')) return error.path.slice(1).split('/')[0] || null;
+  return null;
 }
 
 async function forbidden(target: ProbeTarget): Promise<Fact> {

@@ -8,6 +8,7 @@ import type { LoadedProfile } from '../profile/profile.js';
 import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../run/verdict.js';
 import type { Comparison } from './baseline.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { becauseWithKeyLeft } from './footprint.js';
 
 const ROOT = PACKAGE_ROOT;
 
@@ -107,7 +108,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     formatVersion: REPORT_FORMAT_VERSION,
     verdict: input.verdict.verdict,
     complete: input.verdict.complete,
-    because: input.verdict.because,
+    because: becauseWithKeyLeft(input.verdict.because, input.ledger),
     target: { baseUrl: input.baseUrl, embedded: input.embedded, ...(input.targetNote ? { note: input.targetNote } : {}) },
     profile:
       'unread' in input.profile

@@ -1,6 +1,7 @@
 import type { ClauseStatus } from '../run/verdict.js';
 import type { ClauseChange } from './baseline.js';
 import type { ConformanceDocument } from './document.js';
+import { footprintLine } from './footprint.js';
 
 const VERDICT_MARK: Record<ConformanceDocument['verdict'], string> = {
   conformant: '✅',
@@ -29,6 +30,8 @@ export function renderSummary(doc: ConformanceDocument, reportFiles: readonly st
   lines.push(`## API v1 conformance: ${VERDICT_MARK[doc.verdict]} ${doc.verdict}${doc.complete ? '' : ' (incomplete)'}`);
   lines.push('');
   lines.push(`${cell(doc.because)}.`);
+  lines.push('');
+  lines.push(`${cell(footprintLine(doc))}.`);
   lines.push('');
   lines.push(
     `Target \`${doc.target.baseUrl}\`${doc.target.embedded ? ' (embedded reference)' : ''} · profile \`${doc.profile.name}\` · suite ${doc.suite.version}` +

@@ -1,7 +1,8 @@
 import { comparisonLines } from './baseline.js';
 import type { ConformanceDocument } from './document.js';
+import { footprintLine } from './footprint.js';
 
-/** The run's closing lines: the verdict with its counts, the baseline comparison, the reports. */
+/** The run's closing lines: the verdict with its counts, the baseline comparison, what the run left on the target, the reports. */
 export function verdictLines(doc: ConformanceDocument, files: readonly string[]): string[] {
   const { MUST, SHOULD } = doc.counts;
   const lines = [
@@ -10,6 +11,7 @@ export function verdictLines(doc: ConformanceDocument, files: readonly string[])
     `  SHOULD ${SHOULD.pass} pass, ${SHOULD.warn} warn${SHOULD.fail ? `, ${SHOULD.fail} fail (--strict)` : ''}, ${SHOULD.not_applicable} not applicable, ${SHOULD.skipped} skipped${SHOULD.error ? `, ${SHOULD.error} error` : ''}`,
   ];
   if (doc.baseline) lines.push(...comparisonLines(doc.baseline));
+  lines.push(footprintLine(doc));
   lines.push(`reports: ${files.join(', ')}`);
   return lines;
 }

@@ -4,6 +4,7 @@ import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates, submissionPlan, type RequestEstimates } from './estimates.js';
 import type { Selection } from './selection.js';
+import { writePlan, writePlanLines } from './write-plan.js';
 
 export interface DryRunInput {
   readonly profile: Profile;
@@ -16,6 +17,10 @@ export interface DryRunInput {
   readonly propertyRuns?: number;
   /** `--max-submissions`. @default DEFAULT_MAX_SUBMISSIONS */
   readonly maxSubmissions?: number;
+  /** Whether the profile declares the key path and id member. @default whether it declares both */
+  readonly deletionDeclared?: boolean;
+  /** `--leave-keys`. @default false */
+  readonly leaveKeys?: boolean;
 }
 
 /**
@@ -51,6 +56,17 @@ export function dryRunLines(input: DryRunInput): string[] {
     return cause ? [`  ${id}: ${cause.reason}`] : [];
   });
   lines.push(submissionLine(input, estimates, propertyRuns));
+  const plan = writePlan(
+    {
+      ...input,
+      deletionDeclared: input.deletionDeclared ?? (input.profile.paths.apiKey !== null && input.profile.apiKeyFields.id !== null),
+      leaveKeys: input.leaveKeys ?? false,
+      poolSize: keys,
+      propertyRuns,
+    },
+    estimates,
+  );
+  lines.push(...writePlanLines(plan, input.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS));
   if (notRun.length > 0) lines.push('clauses that will not run:', ...notRun);
   if (input.readOnly) lines.push('--read-only: checks that write are left out, and the run will be incomplete');
   return lines;

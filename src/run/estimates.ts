@@ -24,6 +24,10 @@ export interface RequestEstimates {
     writes?: boolean;
     /** Submissions the check created (`--max-submissions`), at `measuredWith.propertyRuns` cases a property. */
     submissions?: number;
+    /** API keys the check created (each deleted again), at `measuredWith.propertyRuns` cases a property. */
+    keys?: number;
+    /** Of those, the keys its generated cases created. */
+    propertyKeys?: number;
   }[];
 }
 
@@ -110,4 +114,28 @@ export function submissionPlan(
     clauses.add(c.clause);
   }
   return { count: Math.min(wanted, input.maxSubmissions), wanted, clauses: [...clauses] };
+}
+
+/** The keys a run would create, and the clauses whose checks create them. */
+export interface KeyPlan {
+  /** Keys the selected checks create, each deleted by its check and again at the end of the run. */
+  readonly byChecks: number;
+  readonly clauses: readonly { readonly clause: ClauseId; readonly keys: number }[];
+}
+
+/** The keys the selected checks would create: measured per check, a property's growing with its cases. */
+export function keyPlan(
+  estimates: RequestEstimates,
+  input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean; maxSubmissions?: number },
+  propertyRuns = estimates.measuredWith.propertyRuns,
+): KeyPlan {
+  const scale = propertyRuns / estimates.measuredWith.propertyRuns;
+  const byClause = new Map<ClauseId, number>();
+  for (const c of estimates.checks) {
+    if (!c.keys || notRunCause(c.clause, input, c)) continue;
+    const grown = Math.ceil(c.keys + (c.propertyKeys ?? 0) * (scale - 1));
+    byClause.set(c.clause, (byClause.get(c.clause) ?? 0) + grown);
+  }
+  const clauses = [...byClause].map(([clause, keys]) => ({ clause, keys }));
+  return { byChecks: clauses.reduce((sum, c) => sum + c.keys, 0), clauses };
 }

@@ -37,8 +37,8 @@ import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
 import { openTarget, type Target } from './target.js';
 import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from './verdict.js';
-import { CLAUSE_IDS, familyOf } from '../clauses/catalogue.js';
-import { selectionReason, type Selection } from './selection.js';
+import { CLAUSE_IDS } from '../clauses/catalogue.js';
+import { probesDeletion } from './write-plan.js';
 
 /** Runs the whole suite once and returns the exit status (run interface, Verdict and exit status). */
 export async function run(settings: Settings, io: Output = consoleOutput): Promise<number> {
@@ -54,7 +54,9 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     clauses: ClauseContext | null;
     signingKey: SigningKey | null;
     teardown: ((withinMs?: number) => Promise<unknown>) | null;
-  } = { target: null, broker: null, seed: null, notes: [], collector: null, clauses: null, signingKey: null, teardown: null };
+    /** The key path the run found by probing, which the cleanup command must be told. */
+    foundKeyPath: string | null;
+  } = { target: null, broker: null, seed: null, notes: [], collector: null, clauses: null, signingKey: null, teardown: null, foundKeyPath: null };
   let served: RunningBroker | null = null;
   let running: Vitest | null = null;
   let heartbeat: Heartbeat | null = null;
@@ -66,7 +68,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       state.broker?.pacer.stop(`the run was interrupted by ${signal}`);
       void running?.cancelCurrentRun('keyboard-input');
     },
-    onSecond: () => io.err(liveKeysLine(state.broker?.ledger.outstanding('api_key') ?? [], settings)),
+    onSecond: () => io.err(liveKeysLine(state.broker?.ledger.outstanding('api_key') ?? [], settings, state.foundKeyPath)),
   });
   const stopReport = (kind: Stopped['kind'], because: string, results: readonly ClauseResult[], signal?: StopSignal) =>
     writeStoppedReport({
@@ -97,7 +99,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const because = `interrupted by ${signal} before the run could judge every clause${outstanding.length > 0 ? ` (${outstanding.length} key(s) left live)` : ''}`;
     const published = stopReport('interrupted', because, results, signal);
     io.err(`verdict: inconclusive: ${because}; ${notRunCount(results)} of ${CLAUSE_IDS.length} clauses not run`);
-    if (outstanding.length > 0 || left === null) io.err(liveKeysLine(outstanding, settings));
+    if (outstanding.length > 0 || left === null) io.err(liveKeysLine(outstanding, settings, state.foundKeyPath));
     io.out(`reports: ${published.files.join(', ')}`);
     return SIGNAL_EXIT[signal];
   };
@@ -181,7 +183,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     state.notes = checked.notes;
     for (const note of checked.notes) io.out(`  note: ${note}`);
     const propertyRuns = settings.propertyRuns ?? propertyBudget();
-    const poolSize = poolSizeFor(settings, profile, keys.other !== null, embedded, propertyRuns);
+    const poolSize = poolSizeFor(settings, profile, keys.other !== null, propertyRuns);
     const selection = { only: settings.only, skip: settings.skip };
     const expectedRun = estimate(
       loadEstimates(),
@@ -199,13 +201,16 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         keys: poolSize,
         propertyRuns,
         maxSubmissions,
+        deletionDeclared: keyDeletion.source === 'declared',
+        leaveKeys: settings.leaveKeys,
       });
       for (const line of lines) io.out(line);
       return 0;
     }
 
-    if (keyDeletion.source === null && !settings.leaveKeys && !settings.readOnly && createsKeys(selection)) {
+    if (probesDeletion({ deletionDeclared: keyDeletion.source === 'declared', leaveKeys: settings.leaveKeys, readOnly: settings.readOnly, selection })) {
       keyDeletion = await probeConventionalDeletion({ http, broker, profile, keyPrefix, runId, baseUrl });
+      if (keyDeletion.source === 'conventional') state.foundKeyPath = keyDeletion.path;
       if (keyDeletion.noKeys) io.out(`  note: ${keyDeletion.noKeys}`);
       else if (keyDeletion.source === 'conventional')
         io.out(`  note: the profile declares no key path; keys the run creates are deleted at ${keyDeletion.path}, which revoked a probe key`);
@@ -299,7 +304,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     }
     for (const line of verdictLines(document, published.files)) io.out(line);
     const left = broker.ledger.outstanding('api_key');
-    if (left.length > 0) io.out(liveKeysLine(left, settings));
+    if (left.length > 0) io.out(liveKeysLine(left, settings, state.foundKeyPath));
     // With a baseline, only a regression fails the gate: a known failure exits 0.
     return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline) : verdict.exitCode;
   } catch (error) {
@@ -341,19 +346,20 @@ const STOP_GRACE_MS = 2000;
 const PREFLIGHT_CODES: ReadonlySet<string> = new Set(['CONF_TARGET_UNREACHABLE', 'CONF_TARGET_REDIRECTED', 'CONF_TARGET_NOT_API', 'CONF_KEY_REJECTED']);
 
 /** Keys still live on the target, by name and id, and the exact command that deletes them. */
-function liveKeysLine(live: readonly LedgerEntry[], settings: Settings): string {
+function liveKeysLine(live: readonly LedgerEntry[], settings: Settings, keyPath: string | null): string {
   if (live.length === 0) return 'no key of this run is live on the target';
   const names = live.map((e) => `${e.name ?? '(no name)'} [${e.id}]`).join(', ');
   if (settings.baseUrl === null) return `${live.length} key(s) of the embedded reference server were not deleted: they end with it (${names})`;
-  return `${live.length} key(s) still live on the target: ${names}; delete them with: ${cleanupCommand(settings)}`;
+  return `${live.length} key(s) still live on the target: ${names}; delete them with: ${cleanupCommand(settings, keyPath)}`;
 }
 
 /** `conformance cleanup` with the settings that reach the same target and ledger. */
-export function cleanupCommand(settings: Settings): string {
+export function cleanupCommand(settings: Settings, keyPath: string | null = null): string {
   const quote = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
   const parts = ['npx', 'conformance', 'cleanup', '--report-dir', quote(settings.reportDir)];
   if (settings.baseUrl) parts.push('--base-url', quote(settings.baseUrl));
   if (settings.profileFile) parts.push('--profile', quote(settings.profileFile));
+  if (keyPath) parts.push('--key-path', quote(keyPath));
   return parts.join(' ');
 }
 
@@ -363,14 +369,6 @@ function expectedRemainingS(broker: Broker, expected: Estimate | null): number |
   const total = expected.requests.main + expected.requests.other + expected.requests.created + expected.requests.anonymous;
   if (total === 0) return null;
   return Math.max(0, expected.seconds * (1 - broker.log().length / total));
-}
-
-/** Families whose checks create keys. */
-const KEY_CREATING_FAMILIES = new Set(['KEY', 'AUTH', 'RATE']);
-
-/** Whether the selection runs any check that creates a key. */
-function createsKeys(selection: Selection): boolean {
-  return CLAUSE_IDS.some((id) => KEY_CREATING_FAMILIES.has(familyOf(id)) && selectionReason(id, selection) === null);
 }
 
 /** Runs `fn` the first time only; later calls get the same promise. */
@@ -390,22 +388,25 @@ export function propertyBudget(): number {
 
 const FULL_STRENGTH_PROPERTY_RUNS = 100;
 
-/** The main key's share of the run would take longer than this at the declared limits: worth a pool. */
-const POOL_WORTHWHILE_S = 60;
-
 /**
  * Keys the run spreads its work over, the configured one included (1: no pool): as many as
- * `--max-keys` says, or by default DEFAULT_MAX_KEYS where one key would make the run slow: where
- * the main key's requests, at the declared limits, would take more than a minute, and against the
- * embedded reference, whose one-second windows pace a single key's thousand requests over ten
- * seconds that ten keys spend in one. Never for a read-only run. The pool itself is made only
- * where keys can be deleted (`keys/pool.ts`).
+ * `--max-keys` says, or by default as many as keep each key's share of the selected checks within
+ * one window at the declared limits (at most DEFAULT_MAX_KEYS), and none where one key's share
+ * already fits in a window, so that a run that would not wait creates no key for speed (`--only
+ * GEN`: a dozen requests). The same rule against the embedded reference, whose one-second windows
+ * pace one key's thousand requests over ten seconds that ten keys spend in one. Never for a
+ * read-only run. The pool itself is made only where keys can be deleted (`keys/pool.ts`).
  */
-function poolSizeFor(settings: Settings, profile: Profile, hasOtherAccountKey: boolean, embedded: boolean, propertyRuns: number): number {
+export function poolSizeFor(
+  settings: Pick<Settings, 'readOnly' | 'maxKeys' | 'only' | 'skip'>,
+  profile: Profile,
+  hasOtherAccountKey: boolean,
+  propertyRuns: number,
+): number {
   if (settings.readOnly) return 1;
   if (settings.maxKeys !== null) return settings.maxKeys;
-  if (embedded) return DEFAULT_MAX_KEYS;
   const selection = { only: settings.only, skip: settings.skip };
   const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
-  return (main / profile.limits.perKeyPerMinute) * profile.limits.windowSeconds > POOL_WORTHWHILE_S ? DEFAULT_MAX_KEYS : 1;
+  const windows = main / profile.limits.perKeyPerMinute;
+  return windows <= 1 ? 1 : Math.min(DEFAULT_MAX_KEYS, Math.ceil(windows));
 }

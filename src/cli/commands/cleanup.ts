@@ -23,9 +23,11 @@ const RUN_KEY_NAME = /^conformance-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-[
  * `conformance cleanup`: deletes the keys interrupted runs left on the target. First those the
  * ledger lists as created and not deleted (unless their run is still going), then keys named by
  * the suite and older than the longest possible run. Lists before deleting, says what it deleted.
- * Exit 0 when nothing is left, 1 when a key could not be deleted.
+ * Exit 0 when nothing is left, 1 when a key could not be deleted. Keys are deleted at the
+ * profile's key path, or at `--key-path` where given (a profile that declares none).
  */
-export const cleanupCommand: Command = async (args, io) => {
+export const cleanupCommand: Command = async (argv, io) => {
+  const { keyPath, args } = takeKeyPath(argv);
   const settings = readSettings(args);
   if (settings.baseUrl === null) {
     throw new ConformanceError(
@@ -34,7 +36,9 @@ export const cleanupCommand: Command = async (args, io) => {
     );
   }
   const baseUrl = settings.baseUrl;
-  const { profile } = loadProfile(settings.profileFile ?? DOCUMENT_PROFILE_FILE);
+  const loaded = loadProfile(settings.profileFile ?? DOCUMENT_PROFILE_FILE).profile;
+  // A key path given now (a run that found its own, or one the profile did not declare) wins.
+  const profile = keyPath ? { ...loaded, paths: { ...loaded.paths, apiKey: keyPath } } : loaded;
   const http = new HttpClient({
     baseUrl,
     keys: { main: settings.apiKey, other: null },
@@ -78,6 +82,28 @@ export const cleanupCommand: Command = async (args, io) => {
     await closeDispatcher();
   }
 };
+
+/**
+ * `--key-path '/api/v1/.../{id}'`: where to delete the keys, whatever the profile says (the
+ * profile's paths start with /api/v1/ and put the id at `{id}`; so must this one).
+ */
+export function takeKeyPath(argv: readonly string[]): { keyPath: string | null; args: string[] } {
+  const args: string[] = [];
+  let keyPath: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--key-path' || arg.startsWith('--key-path=')) {
+      const value = arg === '--key-path' ? argv[++i] : arg.slice('--key-path='.length);
+      if (!value || !value.startsWith('/api/v1/') || !value.includes('{id}'))
+        throw new ConformanceError(
+          'CONF_SETTING_INVALID',
+          `--key-path must be a path under /api/v1/ with {id} where the key's id goes (got ${value ?? 'nothing'})`,
+        );
+      keyPath = value;
+    } else args.push(arg);
+  }
+  return { keyPath, args };
+}
 
 /** The ledger of one report folder may hold runs against several targets. */
 function sameTarget(a: string, b: string): boolean {
