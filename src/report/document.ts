@@ -5,6 +5,7 @@ import { CATALOGUE_VERSION, UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue
 import type { LedgerEntry } from '../broker/ledger.js';
 import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/profile.js';
+import type { RunMode } from '../config/run-mode.js';
 import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../run/verdict.js';
 import type { Comparison } from './baseline.js';
 import { PACKAGE_ROOT } from '../package-root.js';
@@ -20,6 +21,8 @@ export interface ConformanceDocument {
   complete: boolean;
   because: string;
   target: { baseUrl: string; embedded: boolean; note?: string };
+  /** A certification run (`--certify`), or plainly what the run is not. Absent in reports of earlier versions. */
+  mode?: RunMode;
   /** sha256 and content are null only when the run stopped before the profile could be read. */
   profile: { name: string; source: string; sha256: string | null; content: unknown };
   suite: { version: string; commit: string | null; catalogueVersion: string };
@@ -85,6 +88,7 @@ export interface DocumentInput {
   readonly targetNote?: string;
   /** null: the run stopped before it could read one (`source` then names the file, if any). */
   readonly profile: LoadedProfile | { readonly unread: string };
+  readonly mode: RunMode;
   readonly argv: readonly string[];
   readonly settings: Record<string, unknown>;
   readonly seed: number;
@@ -109,6 +113,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     complete: input.verdict.complete,
     because: input.verdict.because,
     target: { baseUrl: input.baseUrl, embedded: input.embedded, ...(input.targetNote ? { note: input.targetNote } : {}) },
+    mode: input.mode,
     profile:
       'unread' in input.profile
         ? { name: '(not read)', source: input.profile.unread, sha256: null, content: null }
@@ -139,6 +144,11 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     ...(input.baseline ? { baseline: input.baseline } : {}),
     ...(input.integrity ? { integrity: input.integrity } : {}),
   };
+}
+
+/** The header's line on what the run was: a certification, or plainly what it is not (issue 26). */
+export function modeHeadline(doc: Pick<ConformanceDocument, 'mode'>): string {
+  return doc.mode?.headline ?? 'not a certification: made by a suite without --certify';
 }
 
 function totalsOf(counts: ReturnType<typeof countBy>): Record<ClauseStatus, number> {

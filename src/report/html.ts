@@ -3,7 +3,7 @@ import type { CheckRecord } from '../check/outcome.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ClauseStatus } from '../run/verdict.js';
 import type { ClauseChange } from './baseline.js';
-import type { ConformanceDocument } from './document.js';
+import { modeHeadline, type ConformanceDocument } from './document.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 
 /** Every status has a label a person reads (the compiler proves none is missing). */
@@ -70,6 +70,7 @@ ${closing(doc)}
 function banner(doc: ConformanceDocument): string {
   return `<header id="verdict" class="banner verdict-${doc.verdict}" data-verdict="${doc.verdict}" data-complete="${doc.complete}">
 <h1><span class="verdict-word">${VERDICT_TITLE[doc.verdict]}</span>${doc.complete ? '' : ' <span class="incomplete">incomplete run</span>'}</h1>
+<p class="mode" id="mode" data-certification="${doc.mode?.certification ?? false}"><strong>${esc(modeHeadline(doc))}</strong></p>
 <p class="because">${esc(doc.because)}</p>
 <p class="target">API v1 at <strong>${esc(doc.target.baseUrl)}</strong>${doc.target.note ? ` (${esc(doc.target.note)})` : ''}</p>
 </header>`;

@@ -1,6 +1,6 @@
 import type { ClauseStatus } from '../run/verdict.js';
 import type { ClauseChange } from './baseline.js';
-import type { ConformanceDocument } from './document.js';
+import { modeHeadline, type ConformanceDocument } from './document.js';
 
 const VERDICT_MARK: Record<ConformanceDocument['verdict'], string> = {
   conformant: '✅',
@@ -27,6 +27,8 @@ const LISTED = 25;
 export function renderSummary(doc: ConformanceDocument, reportFiles: readonly string[] = []): string {
   const lines: string[] = [];
   lines.push(`## API v1 conformance: ${VERDICT_MARK[doc.verdict]} ${doc.verdict}${doc.complete ? '' : ' (incomplete)'}`);
+  lines.push('');
+  lines.push(`**${cell(modeHeadline(doc))}**`);
   lines.push('');
   lines.push(`${cell(doc.because)}.`);
   lines.push('');

@@ -19,5 +19,6 @@ export function publicSettings(settings: Settings): Record<string, unknown> {
     propertyRuns: settings.propertyRuns,
     timeoutMs: settings.timeoutMs,
     teardownTimeoutMs: settings.teardownTimeoutMs,
+    certify: settings.certify,
   };
 }

@@ -33,6 +33,9 @@ import { consoleOutput, type Output } from './output.js';
 import { preflight } from './preflight.js';
 import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
+import { propertyBudget } from './property-budget.js';
+import { certificationVerdict } from './certification.js';
+import { runModeOf } from '../config/run-mode.js';
 import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
 import { openTarget, type Target } from './target.js';
@@ -260,7 +263,11 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     await state.teardown();
 
     const results = clauseResults(collector.records, state.clauses);
-    let verdict = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults: collector.suiteFaults });
+    const judged = (suiteFaults: readonly string[]) => {
+      const plain = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
+      return settings.certify ? certificationVerdict(plain, results, state.clauses) : plain;
+    };
+    let verdict = judged(collector.suiteFaults);
     const documentInput = {
       verdict,
       results,
@@ -268,6 +275,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       embedded,
       ...(target.note ? { targetNote: target.note } : {}),
       profile: loaded,
+      mode: runModeOf(settings),
       argv: settings.argv,
       settings: publicSettings(settings),
       seed,
@@ -285,7 +293,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const altered = alteredOwnWords(document, broker.redactor);
     if (altered) {
       const suiteFaults = [...collector.suiteFaults, altered];
-      verdict = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
+      verdict = judged(suiteFaults);
       if (verdict.verdict !== 'inconclusive') verdict = { ...verdict, verdict: 'inconclusive', exitCode: 2, because: `the suite itself broke: ${altered}` };
       document = buildDocument({ ...documentInput, verdict, suiteFaults });
     }
@@ -379,16 +387,7 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (done ??= fn());
 }
 
-/**
- * Generated cases per property: the same at any limits, so that a run against a deployment is as
- * strong as the local one (the key pool, not fewer cases, keeps it short). `--property-runs` sets
- * it otherwise.
- */
-export function propertyBudget(): number {
-  return FULL_STRENGTH_PROPERTY_RUNS;
-}
-
-const FULL_STRENGTH_PROPERTY_RUNS = 100;
+export { propertyBudget } from './property-budget.js';
 
 /** The main key's share of the run would take longer than this at the declared limits: worth a pool. */
 const POOL_WORTHWHILE_S = 60;
