@@ -76,7 +76,6 @@ const FLAGS = {
   baseline: { type: 'string' },
   'sign-key': { type: 'string' },
   certify: { type: 'boolean' },
-  'suite-digest': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -87,7 +86,7 @@ export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile F
   [--sign-key FILE] [--certify]
 Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY,
 CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
---certify: a certification run (full, signed, complete, or inconclusive); --suite-digest: print this suite's digest.
+--certify: a certification run (full, signed, every MUST clause judged). conformance --suite-digest: this suite's digest.
 Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup,
 verify DIR [--public-key FILE], fleet FLEET.json, fleet --merge DIR....`;
 

@@ -1,16 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { CATALOGUE_VERSION, UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
+import { UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
+import { suiteIdentity, type SuiteIdentity } from '../integrity/suite-identity.js';
 import type { LedgerEntry } from '../broker/ledger.js';
 import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/profile.js';
 import type { RunMode } from '../config/run-mode.js';
 import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../run/verdict.js';
 import type { Comparison } from './baseline.js';
-import { PACKAGE_ROOT } from '../package-root.js';
-
-const ROOT = PACKAGE_ROOT;
 
 /** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {
@@ -25,7 +20,7 @@ export interface ConformanceDocument {
   mode?: RunMode;
   /** sha256 and content are null only when the run stopped before the profile could be read. */
   profile: { name: string; source: string; sha256: string | null; content: unknown };
-  suite: { version: string; commit: string | null; catalogueVersion: string };
+  suite: SuiteIdentity;
   command: string[];
   settings: Record<string, unknown>;
   seed: number;
@@ -118,7 +113,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
       'unread' in input.profile
         ? { name: '(not read)', source: input.profile.unread, sha256: null, content: null }
         : { name: input.profile.profile.name, source: input.profile.source, sha256: input.profile.sha256, content: JSON.parse(input.profile.text) },
-    suite: { version: suiteVersion(), commit: gitCommit(), catalogueVersion: CATALOGUE_VERSION },
+    suite: suiteIdentity(),
     command: ['conformance', ...redactHeaderValues(input.argv)],
     settings: input.settings,
     seed: input.seed,
@@ -194,30 +189,4 @@ function trimEvidence<T extends { evidence?: Exchange[] }>(check: T): T {
         : e,
     ),
   };
-}
-
-function suiteVersion(): string {
-  return (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string }).version;
-}
-
-/**
- * The commit the suite runs from: git's, asked only when the package folder is itself the top of
- * a clone (an installed package inside someone else's repository must not report that
- * repository's commit), else build-info.json, which prepack writes into a packed copy.
- */
-function gitCommit(): string | null {
-  try {
-    const git = (...args: string[]) =>
-      execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
-        .toString()
-        .trim();
-    if (resolve(git('rev-parse', '--show-toplevel')) === resolve(ROOT)) return git('rev-parse', 'HEAD');
-  } catch {
-    // No git, or no clone: an installed package.
-  }
-  try {
-    return (JSON.parse(readFileSync(`${ROOT}build-info.json`, 'utf8')) as { commit: string | null }).commit;
-  } catch {
-    return null;
-  }
 }
