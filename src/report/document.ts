@@ -19,7 +19,16 @@ export interface ConformanceDocument {
   /** A certification run (`--certify`), or plainly what the run is not. Absent in reports of earlier versions. */
   mode?: RunMode;
   /** sha256 and content are null only when the run stopped before the profile could be read. */
-  profile: { name: string; source: string; sha256: string | null; content: unknown };
+  profile: {
+    name: string;
+    /** The file the profile was read from, by name only (no local path). */
+    source: string;
+    /** Over the exact bytes of `text`. */
+    sha256: string | null;
+    content: unknown;
+    /** The exact text the profile was read from: what `rerun` writes back, so that its sha256 is the same. Absent in earlier reports. */
+    text?: string | null;
+  };
   suite: SuiteIdentity;
   command: string[];
   settings: Record<string, unknown>;
@@ -111,8 +120,14 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     mode: input.mode,
     profile:
       'unread' in input.profile
-        ? { name: '(not read)', source: input.profile.unread, sha256: null, content: null }
-        : { name: input.profile.profile.name, source: input.profile.source, sha256: input.profile.sha256, content: JSON.parse(input.profile.text) },
+        ? { name: '(not read)', source: input.profile.unread, sha256: null, content: null, text: null }
+        : {
+            name: input.profile.profile.name,
+            source: input.profile.source,
+            sha256: input.profile.sha256,
+            content: JSON.parse(input.profile.text),
+            text: input.profile.text,
+          },
     suite: suiteIdentity(),
     command: ['conformance', ...redactHeaderValues(input.argv)],
     settings: input.settings,
