@@ -2,7 +2,7 @@ import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import type { CheckRecord } from '../check/outcome.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ClauseStatus } from '../run/verdict.js';
-import type { ClauseChange } from './baseline.js';
+import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 
@@ -136,7 +136,10 @@ function baseline(comparison: NonNullable<ConformanceDocument['baseline']>): str
   return `<section id="baseline"><h2>Compared with the baseline</h2>
 <p>${esc(comparison.baseline)} (${esc(comparison.baselineVerdict)}, ${esc(comparison.baselineStartedAt)}): ${comparison.regressions.length === 0 ? 'no regression' : `<strong>${comparison.regressions.length} regression(s)</strong>`}.</p>
 ${list('Regressions', 'regressions', comparison.regressions)}${list('Fixed', 'fixed', comparison.fixed)}${list('Still failing (known)', 'still-failing', comparison.stillFailing)}${list('New warnings', 'new-warnings', comparison.newWarnings)}
-${comparison.notes.map((n) => `<p class="muted">Note: ${esc(n)}</p>`).join('')}</section>`;
+${comparison.notes.map((n) => `<p class="muted">Note: ${esc(n)}</p>`).join('')}
+<div id="coverage">${coverageLines(comparison.coverage)
+    .map((line) => `<p>${esc(line.trim())}</p>`)
+    .join('')}</div></section>`;
 }
 
 function filters(): string {

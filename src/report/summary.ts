@@ -1,5 +1,5 @@
 import type { ClauseStatus } from '../run/verdict.js';
-import type { ClauseChange } from './baseline.js';
+import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 
 const VERDICT_MARK: Record<ConformanceDocument['verdict'], string> = {
@@ -67,6 +67,7 @@ function baselineLines(comparison: NonNullable<ConformanceDocument['baseline']>)
   list('still failing (known)', comparison.stillFailing);
   list('new warnings', comparison.newWarnings);
   for (const note of comparison.notes) out.push(`- note: ${note}`);
+  out.push(...coverageLines(comparison.coverage).map((line) => (line.startsWith('  ') ? `  -${line.slice(1)}` : `- ${line}`)));
   return out;
 }
 

@@ -309,7 +309,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const left = broker.ledger.outstanding('api_key');
     if (left.length > 0) io.out(liveKeysLine(left, settings));
     // With a baseline, only a regression fails the gate: a known failure exits 0.
-    return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline) : verdict.exitCode;
+    return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline, settings.requireComplete) : verdict.exitCode;
   } catch (error) {
     if (interrupt.signal) return await interrupted(interrupt.signal);
     if (error instanceof ConformanceError) {
