@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { readSettings, signKeySource } from '../../config/settings.js';
 import { ConformanceError } from '../../errors.js';
 import { readFleetFile, type Deployment } from '../../fleet/fleet-file.js';
-import { buildFleetReport, type DeploymentResult, type FleetReport } from '../../fleet/fleet-report.js';
+import { buildFleetReport, fleetHeadline, type DeploymentResult, type FleetReport } from '../../fleet/fleet-report.js';
 import { runDeployment } from '../../fleet/deployment-run.js';
 import { runBounded } from '../../fleet/schedule.js';
 import { writeFleetReport } from '../../fleet/write-fleet.js';
@@ -149,7 +149,7 @@ function closing(report: FleetReport, written: readonly string[], io: Output): v
   } else {
     io.out('the deployments agree on every clause');
   }
-  io.out(`fleet verdict: ${report.verdict} (the worst of ${report.deployments.length})`);
+  io.out(`fleet verdict: ${fleetHeadline(report)} (the worst of ${report.deployments.length})`);
   io.out(`fleet reports: ${written.join(', ')}`);
 }
 
