@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
 import { suiteIdentity, type SuiteIdentity } from '../integrity/suite-identity.js';
 import type { LedgerEntry } from '../broker/ledger.js';
@@ -6,6 +7,7 @@ import type { LoadedProfile } from '../profile/profile.js';
 import type { RunMode } from '../config/run-mode.js';
 import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../run/verdict.js';
 import type { Comparison } from './baseline.js';
+import { pathFlagsToNames } from './local-paths.js';
 
 /** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {
@@ -120,16 +122,16 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     mode: input.mode,
     profile:
       'unread' in input.profile
-        ? { name: '(not read)', source: input.profile.unread, sha256: null, content: null, text: null }
+        ? { name: '(not read)', source: basename(input.profile.unread), sha256: null, content: null, text: null }
         : {
             name: input.profile.profile.name,
-            source: input.profile.source,
+            source: basename(input.profile.source),
             sha256: input.profile.sha256,
             content: JSON.parse(input.profile.text),
             text: input.profile.text,
           },
     suite: suiteIdentity(),
-    command: ['conformance', ...redactHeaderValues(input.argv)],
+    command: ['conformance', ...pathFlagsToNames(redactHeaderValues(input.argv))],
     settings: input.settings,
     seed: input.seed,
     startedAt: input.startedAt.toISOString(),

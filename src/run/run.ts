@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { ConformanceReporter } from '../../reporters/conformance.js';
 import { Broker } from '../broker/broker.js';
@@ -297,7 +298,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       if (verdict.verdict !== 'inconclusive') verdict = { ...verdict, verdict: 'inconclusive', exitCode: 2, because: `the suite itself broke: ${altered}` };
       document = buildDocument({ ...documentInput, verdict, suiteFaults });
     }
-    if (baseline) document.baseline = compareReports(baseline, document, settings.baselineFile!);
+    if (baseline) document.baseline = compareReports(baseline, document, basename(settings.baselineFile!));
     const published = publish(document, settings.reportDir, broker.redactor, signingKey);
     const leaked = [...published.leaked];
     if (guarded.leaks > 0) leaked.push('the console output');
