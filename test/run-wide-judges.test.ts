@@ -57,3 +57,22 @@ describe('PAG-1 over the run log', () => {
     expect(RUN_WIDE_JUDGES['PAG-1'](log, profile)).toEqual([]);
   });
 });
+
+describe('RATE-2 over the run log', () => {
+  const ceiling1000 = (() => {
+    const e = exchange(now, 900);
+    return { ...e, response: { ...e.response!, headers: { ...e.response!.headers, 'x-ratelimit-limit': '1000' } } };
+  })();
+
+  test('a Limit other than the document figure, under a profile that declares no limits, names the profile fact that states a deployment’s own ceiling', () => {
+    const [violation] = RUN_WIDE_JUDGES['RATE-2']([ceiling1000], parseProfile({ name: 'no limits' }));
+    expect(violation?.reason).toMatch(
+      /^X-RateLimit-Limit is 1000, the per-key ceiling is 100 \(the document's figure: the profile declares no limits; .* limits\.perKeyPerMinute\)/,
+    );
+  });
+
+  test('under a profile that declares its ceiling, the finding says the ceiling is the profile’s', () => {
+    const [violation] = RUN_WIDE_JUDGES['RATE-2']([ceiling1000], profile);
+    expect(violation?.reason).toMatch(/^X-RateLimit-Limit is 1000, the per-key ceiling is 100 \(the profile's limits\.perKeyPerMinute\)/);
+  });
+});

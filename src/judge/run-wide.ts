@@ -172,7 +172,14 @@ export const RUN_WIDE_JUDGES = {
         const ceiling = profile.limits.perKeyPerMinute;
         const at = doneAt(e) / 1000;
         const reasons: string[] = [];
-        if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}`);
+        if (h.limit !== null && h.limit !== ceiling)
+          reasons.push(
+            `X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}${
+              profile.perKeyLimitDeclared
+                ? " (the profile's limits.perKeyPerMinute)"
+                : " (the document's figure: the profile declares no limits; a deployment with a ceiling of its own states it in limits.perKeyPerMinute)"
+            }`,
+          );
         if (h.remaining !== null && h.limit !== null && h.remaining > h.limit)
           reasons.push(`X-RateLimit-Remaining ${h.remaining} exceeds the limit ${h.limit}`);
         if (/^\s*-\d+\s*$/.test(e.response.headers['x-ratelimit-remaining'] ?? ''))
