@@ -67,12 +67,13 @@ describe('RATE-2 over the run log', () => {
   test('a Limit other than the document figure, under a profile that declares no limits, names the profile fact that states a deployment’s own ceiling', () => {
     const [violation] = RUN_WIDE_JUDGES['RATE-2']([ceiling1000], parseProfile({ name: 'no limits' }));
     expect(violation?.reason).toMatch(
-      /^X-RateLimit-Limit is 1000, the per-key ceiling is 100 \(the document's figure: the profile declares no limits; .* limits\.perKeyPerMinute\)/,
+      /^X-RateLimit-Limit is 1000, the per-key ceiling is 100 \(the document's figure, .* states it in the profile's limits\.perKeyPerMinute\)/,
     );
   });
 
-  test('under a profile that declares its ceiling, the finding says the ceiling is the profile’s', () => {
-    const [violation] = RUN_WIDE_JUDGES['RATE-2']([ceiling1000], profile);
-    expect(violation?.reason).toMatch(/^X-RateLimit-Limit is 1000, the per-key ceiling is 100 \(the profile's limits\.perKeyPerMinute\)/);
+  test('under a profile that declares a ceiling of its own, the finding says the ceiling is the profile’s', () => {
+    const own = parseProfile({ name: 'own', limits: { perKeyPerMinute: 500 } });
+    const [violation] = RUN_WIDE_JUDGES['RATE-2']([ceiling1000], own);
+    expect(violation?.reason).toMatch(/^X-RateLimit-Limit is 1000, the per-key ceiling is 500 \(the profile's limits\.perKeyPerMinute\)/);
   });
 });

@@ -88,7 +88,7 @@ Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_A
 CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
 --certify: a certification run (full, signed, every MUST clause judged). conformance --suite-digest: this suite's digest.
 Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup,
-verify DIR [--public-key FILE], fleet FLEET.json, fleet --merge DIR....`;
+verify DIR [--public-key FILE] [--expect-suite DIGEST], fleet FLEET.json, fleet --merge DIR....`;
 
 /**
  * Keys a run spreads its work over by default, the configured one included: at the

@@ -23,8 +23,6 @@ export interface Profile {
   readonly name: string;
   readonly keyPrefix: string | null;
   readonly limits: { readonly perKeyPerMinute: number; readonly unauthenticatedPerMinute: number; readonly windowSeconds: number };
-  /** Whether the profile itself states `limits.perKeyPerMinute`; false (or absent): the document's figure stands in. */
-  readonly perKeyLimitDeclared?: boolean;
   readonly paths: Readonly<Record<PathName, string | null>>;
   readonly apiKeyFields: { readonly id: string | null; readonly secret: string | null; readonly name: string | null; readonly lastUsedAt: string | null };
   readonly submissions: {
@@ -65,7 +63,6 @@ export function parseProfile(data: unknown, source = 'profile'): Profile {
     name: raw.name,
     keyPrefix: raw.keyPrefix ?? null,
     limits: { ...DOCUMENT_LIMITS, ...raw.limits },
-    perKeyLimitDeclared: raw.limits?.perKeyPerMinute !== undefined,
     paths,
     apiKeyFields: {
       id: raw.apiKeyFields?.id ?? null,
