@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ConformanceDocument } from '../src/report/document.js';
+import { ROOT } from './support/cli.js';
 import { readJson, runConformance, scratch, targetEnv, withMutants, withReference, type CommandResult } from './support/commands.js';
 
 // A release gate: the baseline knows RES-1 fails; a later target also breaks RES-3.
@@ -59,7 +60,6 @@ describe('--baseline and diff', () => {
   });
 
   test('the summary speaks of regressions first', async () => {
-    const { readFileSync } = await import('node:fs');
     const summary = readFileSync(join(worse.file, '../summary.md'), 'utf8');
     expect(summary).toMatch(/\*\*\d+ regression\(s\)\*\* against the baseline/);
     expect(summary).toMatch(/- regressions: .*RES-3 \(pass → fail\)/);
@@ -74,6 +74,40 @@ describe('--baseline and diff', () => {
     expect(backward.exitCode).toBe(0);
     expect(backward.stdout).toMatch(/fixed: \d+\n(.*\n)* {4}RES-3 \(MUST\) fail → pass/);
   });
+
+  test('diff reports the checks run and property cases beside the clauses, as in the baseline when nothing changed', async () => {
+    const same = await runConformance(['diff', baseline.file, known.file, '--require-complete']);
+    expect(same.exitCode, same.stdout).toBe(0);
+    expect(same.stdout).toMatch(/^ {2}checks run: \d+, as in the baseline; property cases: \d+, as in the baseline$/m);
+    expect(known.report.baseline?.coverage).toMatchObject({ lost: [], regressed: false });
+  });
+
+  test('a clause that passed in the baseline and is no longer judged is a regression of coverage: exit 1 under --baseline --require-complete', async () => {
+    const cwd = scratch();
+    // The baseline judged AUTH-4 (a pass); this run's profile no longer declares the fact it needs.
+    const judged = readJson<ConformanceDocument>(baseline.file);
+    const auth4 = judged.clauses.find((c) => c.id === 'AUTH-4')!;
+    Object.assign(auth4, { status: 'pass', checks: [] });
+    delete (auth4 as { reason?: string }).reason;
+    delete (auth4 as { cause?: string }).cause;
+    const crafted = join(cwd, 'baseline.json');
+    writeFileSync(crafted, JSON.stringify(judged));
+    const profile = JSON.parse(readFileSync(join(ROOT, 'profiles/reference.json'), 'utf8')) as Record<string, unknown>;
+    delete profile.forbiddenProbe;
+    writeFileSync(join(cwd, 'profile.json'), JSON.stringify(profile));
+    const dir = join(cwd, 'reports');
+    const result = await runConformance(['--profile', 'profile.json', '--report-dir', dir, '--baseline', crafted, '--require-complete'], {}, cwd);
+    expect(result.exitCode, result.stdout + result.stderr).toBe(1);
+    const report = readJson<ConformanceDocument>(join(dir, 'conformance.json'));
+    expect(report.verdict).toBe('conformant');
+    expect(report.complete).toBe(true);
+    expect(ids(report.baseline?.regressions)).toEqual([]);
+    expect(ids(report.baseline?.coverage?.lost)).toEqual(['AUTH-4']);
+    expect(result.stdout).toMatch(/coverage lost: 1 clause\(s\) passed in the baseline and are no longer judged\n {4}AUTH-4 \(MUST\) pass → not_applicable/);
+    const diff = await runConformance(['diff', crafted, join(dir, 'conformance.json'), '--require-complete']);
+    expect(diff.exitCode).toBe(1);
+    expect((await runConformance(['diff', crafted, join(dir, 'conformance.json')])).exitCode).toBe(0);
+  }, 180_000);
 
   test('a baseline that is not a report stops the run with one line (exit 2)', async () => {
     const bogus = join(scratch(), 'not-a-report.json');

@@ -84,6 +84,17 @@ describe('the npm package', () => {
     expect(verify.exitCode, verify.stdout).toBe(0);
   });
 
+  test('the installed package has the digest of the clone it was packed from, and its reports carry it', async () => {
+    const installed = await npx(['conformance', '--suite-digest']);
+    expect(installed.exitCode, installed.stderr).toBe(0);
+    const { stdout } = await exec(process.execPath, [join(ROOT, 'bin/conformance.mjs'), '--suite-digest'], { cwd: ROOT, env });
+    const digestOf = (text: string) => /^sha256:[0-9a-f]{64}/.exec(text)?.[0];
+    expect(digestOf(installed.stdout)).toBeDefined();
+    expect(digestOf(installed.stdout)).toBe(digestOf(stdout));
+    // An installed package is no clone: nothing is dirty.
+    expect(installed.stdout).not.toContain('working tree');
+  });
+
   test('the kit imports from the package name', async () => {
     const { stdout } = await exec(
       process.execPath,

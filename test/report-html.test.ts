@@ -4,6 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ConformanceDocument } from '../src/report/document.js';
+import { renderFleetHtml } from '../src/fleet/fleet-html.js';
+import { renderFleetMarkdown } from '../src/fleet/fleet-markdown.js';
+import type { FleetDeployment, FleetReport } from '../src/fleet/fleet-report.js';
 import { readJson, runConformance, scratch, targetEnv, withMutants, withReference } from './support/commands.js';
 
 // report.html in a real browser: Debian's chromium, which .ci/run installs when missing.
@@ -110,5 +113,86 @@ describe.skipIf(SKIP)(`report.html in headless Chromium${SKIP ? ` (skipped: ${MI
     expect(closed).toBe(0);
     const pdf = await page.pdf({ path: join(reportDir, 'report.pdf'), format: 'A4' });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+});
+
+/** A fleet of one deployment per verdict, one of them incomplete, one with no report. */
+function fleet(): FleetReport {
+  const d = (name: string, verdict: FleetDeployment['verdict'], complete: boolean, problem: string | null = null): FleetDeployment => ({
+    name,
+    baseUrl: `https://${name}.example.com`,
+    verdict,
+    complete,
+    exitCode: { conformant: 0, 'non-conformant': 1, inconclusive: 2 }[verdict],
+    reportDir: name,
+    durationMs: 1000,
+    problem,
+    manifestSha256: null,
+    signedBy: null,
+  });
+  return {
+    format: 'api-v1-conformance-fleet',
+    formatVersion: 1,
+    name: 'release 4.2',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    endedAt: '2026-01-01T00:01:00.000Z',
+    verdict: 'inconclusive',
+    complete: false,
+    exitCode: 2,
+    deployments: [
+      d('acme', 'conformant', true),
+      d('globex', 'conformant', false),
+      d('initech', 'non-conformant', true),
+      d('hooli', 'inconclusive', false, 'no report'),
+    ],
+    clauses: [],
+  };
+}
+
+describe('the fleet headline', () => {
+  test('carries the worst qualifier of its deployments', () => {
+    const report = { ...fleet(), verdict: 'conformant' as const, exitCode: 0 as const };
+    expect(renderFleetMarkdown(report)).toMatch(/^## API v1 conformance, release 4\.2: conformant \(incomplete\) \(exit 0\)$/m);
+    expect(renderFleetHtml(report)).toMatch(/<span class="verdict-word">conformant<\/span> <span class="incomplete">incomplete<\/span><\/h1>/);
+    expect(renderFleetMarkdown({ ...report, complete: true })).toMatch(/: conformant \(exit 0\)$/m);
+  });
+});
+
+describe.skipIf(SKIP)(`fleet.html in headless Chromium${SKIP ? ` (skipped: ${MISSING})` : ''}`, () => {
+  test('every verdict cell has text at a contrast of at least 4.5:1 (WCAG AA), measured from the computed styles', async () => {
+    const fleetPage = await browser.newPage();
+    await fleetPage.setContent(renderFleetHtml(fleet()));
+    // The contrast of each text node's colour over the first opaque background behind it.
+    const ratios = (await fleetPage.evaluate(`(() => {
+      const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
+      const lum = ([r, g, b]) => {
+        const c = [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+      };
+      const background = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const bg = rgb(getComputedStyle(e).backgroundColor);
+          if (bg.length < 4 || bg[3] > 0) return bg;
+        }
+        return [255, 255, 255];
+      };
+      const out = [];
+      for (const cell of document.querySelectorAll('tr.deployment td:nth-of-type(1)')) {
+        for (const el of [cell, ...cell.querySelectorAll('*')]) {
+          if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+          const style = getComputedStyle(el);
+          const fg = rgb(style.color);
+          const alpha = (fg.length > 3 ? fg[3] : 1) * Number(style.opacity);
+          const bg = background(el);
+          const seen = [0, 1, 2].map((i) => fg[i] * alpha + bg[i] * (1 - alpha));
+          const [hi, lo] = [lum(seen), lum(bg)].sort((a, b) => b - a);
+          out.push({ text: el.textContent.trim(), ratio: (hi + 0.05) / (lo + 0.05) });
+        }
+      }
+      return out;
+    })()`)) as { text: string; ratio: number }[];
+    await fleetPage.close();
+    expect(ratios.map((r) => r.text)).toEqual(expect.arrayContaining(['conformant', 'non-conformant', 'no report']));
+    for (const { text, ratio } of ratios) expect(ratio, text).toBeGreaterThanOrEqual(4.5);
   });
 });

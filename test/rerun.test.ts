@@ -30,6 +30,13 @@ describe('rerun', () => {
       expect(repeated.profile.content).toEqual(original.profile.content);
       expect(repeated.settings).toMatchObject({ only: ['GEN', 'RES'], strict: true });
       expect(statuses(repeated)).toEqual(statuses(original));
+      // The profile's own bytes (written compact above), not a re-serialisation: the same sha256.
+      expect(repeated.profile.sha256).toBe(original.profile.sha256);
+      expect(repeated.profile.text).toBe(JSON.stringify(target.profile));
+      const diff = await runConformance(['diff', file, join(cwd, 'reports/rerun/conformance.json')]);
+      expect(diff.exitCode, diff.stdout).toBe(0);
+      expect(diff.stdout).not.toMatch(/note:|regressions:/);
+      expect(diff.stdout).toMatch(/^  no regression$/m);
     });
   });
 

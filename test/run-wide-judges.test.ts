@@ -98,3 +98,23 @@ describe('GEN-1 over the run log', () => {
     expect(violation?.reason).toContain('0xE9 at offset 7');
   });
 });
+
+describe('RATE-2 over the run log', () => {
+  const ceiling1000 = (() => {
+    const e = exchange(now, 900);
+    return { ...e, response: { ...e.response!, headers: { ...e.response!.headers, 'x-ratelimit-limit': '1000' } } };
+  })();
+
+  test('a Limit other than the document figure, under a profile that declares no limits, names the profile fact that states a deployment’s own ceiling', () => {
+    const [violation] = RUN_WIDE_JUDGES['RATE-2']([ceiling1000], parseProfile({ name: 'no limits' }));
+    expect(violation?.reason).toMatch(
+      /^X-RateLimit-Limit is 1000, the per-key ceiling is 100 \(the document's figure, .* states it in the profile's limits\.perKeyPerMinute\)/,
+    );
+  });
+
+  test('under a profile that declares a ceiling of its own, the finding says the ceiling is the profile’s', () => {
+    const own = parseProfile({ name: 'own', limits: { perKeyPerMinute: 500 } });
+    const [violation] = RUN_WIDE_JUDGES['RATE-2']([ceiling1000], own);
+    expect(violation?.reason).toMatch(/^X-RateLimit-Limit is 1000, the per-key ceiling is 500 \(the profile's limits\.perKeyPerMinute\)/);
+  });
+});

@@ -100,6 +100,22 @@ describe.concurrent('manifest and signature', () => {
     expect(result.stdout).toMatch(/^verify: .*: 4 file\(s\) and \d+ piece\(s\) of evidence as the run wrote them$/m);
   });
 
+  test('the report and the manifest carry the suite digest that --suite-digest prints; verify prints it, --expect-suite checks it', async () => {
+    const printed = await runConformance(['--suite-digest']);
+    expect(printed.exitCode, printed.stderr).toBe(0);
+    const digest = /^(sha256:[0-9a-f]{64}) /.exec(printed.stdout)?.[1];
+    expect(digest).toBeDefined();
+    const report = readJson<ConformanceDocument>(join(signed.dir, 'conformance.json'));
+    expect(report.suite.digest).toBe(digest);
+    expect(readJson<Manifest>(join(signed.dir, 'manifest.json')).suite?.digest).toBe(digest);
+    const same = await runConformance(['verify', signed.dir, '--expect-suite', digest!]);
+    expect(same.exitCode, same.stdout).toBe(0);
+    expect(same.stdout).toContain(`suite: ${digest}, version `);
+    const other = await runConformance(['verify', signed.dir, '--expect-suite', `sha256:${'0'.repeat(64)}`]);
+    expect(other.exitCode).toBe(1);
+    expect(other.stdout).toMatch(/^suite: not the one expected \(sha256:0{64}\): the report was made by another suite/m);
+  });
+
   test.each(['conformance.json', 'report.html', 'summary.md', 'junit.xml'])('verify catches a one-byte change in %s and names it', (file) => {
     const dir = copy();
     flipByte(join(dir, file));

@@ -23,6 +23,15 @@ export const COMMANDS = {
 async function main(argv: readonly string[]): Promise<number> {
   try {
     const [first, ...rest] = argv;
+    if (first === '--suite-digest' && rest.length === 0) {
+      // What an owner compares with a report's suite digest (README, "Verifying a report").
+      const { suiteIdentity } = await import('../integrity/suite-identity.js');
+      const suite = suiteIdentity();
+      process.stdout.write(
+        `${suite.digest} api-v1-conformance ${suite.version}${suite.dirty ? ` (working tree differs from ${suite.commit}: ${suite.dirty.join(', ')})` : ''}\n`,
+      );
+      return 0;
+    }
     if (first === undefined || first.startsWith('-')) return await COMMANDS.run(argv, consoleOutput);
     if (!Object.hasOwn(COMMANDS, first)) {
       throw new ConformanceError('CONF_SETTING_INVALID', `unknown command "${first}" (commands: ${Object.keys(COMMANDS).join(', ')})`);

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
 import { ConformanceError } from '../errors.js';
 import type { SigningKeySource } from '../integrity/signing-key.js';
+import { checkCertifiable } from './run-mode.js';
 import { parseSelectors } from '../run/selection.js';
 
 /** A run's settings, from flags, the environment and `.env` (run interface, "How a run is pointed at a target"). */
@@ -50,6 +51,8 @@ export interface Settings {
   readonly baselineFile: string | null;
   /** The Ed25519 key that signs `manifest.json`: a file (`--sign-key`, `CONFORMANCE_SIGN_KEY_FILE`) or the PEM in `CONFORMANCE_SIGN_KEY`; null: unsigned. */
   readonly signKey: SigningKeySource | null;
+  /** `--certify`: the mode a certificate comes from; refuses every setting that narrows or weakens the run (`run-mode.ts`). */
+  readonly certify: boolean;
 }
 
 const FLAGS = {
@@ -72,6 +75,7 @@ const FLAGS = {
   'teardown-timeout': { type: 'string' },
   baseline: { type: 'string' },
   'sign-key': { type: 'string' },
+  certify: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -79,11 +83,12 @@ export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile F
   [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
   [--read-only] [--leave-keys] [--max-keys N] [--max-submissions N] [--dry-run] [--seed N] [--property-runs N]
   [--timeout MS] [--teardown-timeout S] [--baseline FILE]
-  [--sign-key FILE]
+  [--sign-key FILE] [--certify]
 Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY,
 CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
+--certify: a certification run (full, signed, every MUST clause judged). conformance --suite-digest: this suite's digest.
 Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup,
-verify DIR [--public-key FILE], fleet FLEET.json, fleet --merge DIR....`;
+verify DIR [--public-key FILE] [--expect-suite DIGEST], fleet FLEET.json, fleet --merge DIR....`;
 
 /**
  * Keys a run spreads its work over by default, the configured one included: at the
@@ -126,7 +131,7 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
   const headerLines = [...(blankToNull(merged.CONFORMANCE_EXTRA_HEADERS)?.split(/\r?\n/) ?? []), ...(values.header ?? [])];
   const reportDir = resolve(cwd, values['report-dir'] ?? blankToNull(merged.CONFORMANCE_REPORT_DIR) ?? 'reports');
   const profile = values.profile ?? blankToNull(merged.CONFORMANCE_PROFILE);
-  return {
+  const settings: Settings = {
     baseUrl,
     apiKey,
     otherAccountApiKey: keySetting('CONFORMANCE_OTHER_ACCOUNT_API_KEY', blankToNull(merged.CONFORMANCE_OTHER_ACCOUNT_API_KEY)),
@@ -155,7 +160,10 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     argv: [...argv],
     baselineFile: values.baseline ? resolve(cwd, values.baseline) : null,
     signKey: signKeySource(values['sign-key'] ?? null, merged, cwd),
+    certify: values.certify ?? false,
   };
+  checkCertifiable(settings);
+  return settings;
 }
 
 /**
@@ -205,6 +213,7 @@ export function unreadSettings(argv: readonly string[], reportDir: string): Sett
     argv: [...argv],
     baselineFile: null,
     signKey: null,
+    certify: false,
   };
 }
 

@@ -1,7 +1,19 @@
 import { esc } from '../report/html.js';
 import { HTML_STYLE } from '../report/html-assets.js';
 import { STATUS_MARK } from './fleet-status.js';
-import type { FleetClause, FleetReport } from './fleet-report.js';
+import { fleetHeadline, type FleetClause, type FleetReport } from './fleet-report.js';
+
+/**
+ * Verdict cells: dark text on a light tint of the verdict's colour, each pair above WCAG AA's 4.5:1
+ * (test/report-html.test.ts measures it in Chromium); the banner's white-on-colour is for large text.
+ */
+const FLEET_STYLE = `
+td.verdict-cell { font-weight: 600; }
+td.cell-conformant { background: #dafbe1; color: #0f5323; }
+td.cell-non-conformant { background: #ffebe9; color: #82071e; }
+td.cell-inconclusive { background: #fff8c5; color: #5c3d00; }
+td.verdict-cell .muted { color: inherit; font-weight: 400; }
+`;
 
 /**
  * `fleet.html`: deployments × clauses, one self-contained page (inline style, no script, a
@@ -19,12 +31,12 @@ export function renderFleetHtml(report: FleetReport): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>API v1 conformance: ${esc(report.name)}: ${esc(report.verdict)}</title>
-<style>${HTML_STYLE}</style>
+<title>API v1 conformance: ${esc(report.name)}: ${esc(fleetHeadline(report))}</title>
+<style>${HTML_STYLE}${FLEET_STYLE}</style>
 </head>
 <body>
 <header id="verdict" class="banner verdict-${report.verdict}" data-verdict="${report.verdict}" data-exit="${report.exitCode}">
-<h1>${esc(report.name)}: <span class="verdict-word">${esc(report.verdict)}</span></h1>
+<h1>${esc(report.name)}: <span class="verdict-word">${esc(report.verdict)}</span>${report.complete ? '' : ' <span class="incomplete">incomplete</span>'}</h1>
 <p class="because">${report.deployments.length} deployment(s), ${disagreeing.length} clause(s) on which they disagree; ${esc(report.startedAt)} to ${esc(report.endedAt)}.</p>
 </header>
 <main>
@@ -33,7 +45,7 @@ export function renderFleetHtml(report: FleetReport): string {
 ${report.deployments
   .map(
     (d) =>
-      `<tr class="deployment" data-name="${esc(d.name)}" data-verdict="${d.verdict}"><th scope="row">${esc(d.name)}</th><td class="verdict-${d.verdict}">${esc(d.verdict)}${d.complete || d.problem ? '' : ' (incomplete)'}${d.problem ? `<br><span class="muted">${esc(d.problem)}</span>` : ''}</td><td>${esc(d.baseUrl ?? '')}</td><td><a href="${esc(encodeURI(`${d.reportDir}/report.html`))}">${esc(d.reportDir)}/report.html</a></td><td>${d.signedBy ? `signed, <code class="hash">${esc(d.signedBy)}</code>` : 'unsigned'}</td></tr>`,
+      `<tr class="deployment" data-name="${esc(d.name)}" data-verdict="${d.verdict}"><th scope="row">${esc(d.name)}</th><td class="verdict-cell cell-${d.verdict}">${esc(d.verdict)}${d.complete || d.problem ? '' : ' (incomplete)'}${d.problem ? `<br><span class="muted">${esc(d.problem)}</span>` : ''}</td><td>${esc(d.baseUrl ?? '')}</td><td><a href="${esc(encodeURI(`${d.reportDir}/report.html`))}">${esc(d.reportDir)}/report.html</a></td><td>${d.signedBy ? `signed, <code class="hash">${esc(d.signedBy)}</code>` : 'unsigned'}</td></tr>`,
   )
   .join('\n')}
 </tbody></table></section>

@@ -1,5 +1,5 @@
 import { STATUS_MARK } from './fleet-status.js';
-import type { FleetReport } from './fleet-report.js';
+import { fleetHeadline, type FleetReport } from './fleet-report.js';
 
 /**
  * `fleet.md`: the fleet at a glance for a CI page: one row per deployment, then the clauses on
@@ -7,7 +7,7 @@ import type { FleetReport } from './fleet-report.js';
  */
 export function renderFleetMarkdown(report: FleetReport): string {
   const names = report.deployments.map((d) => d.name);
-  const lines = [`## API v1 conformance, ${cell(report.name)}: ${report.verdict} (exit ${report.exitCode})`, ''];
+  const lines = [`## API v1 conformance, ${cell(report.name)}: ${fleetHeadline(report)} (exit ${report.exitCode})`, ''];
   lines.push('| deployment | verdict | target | report | signed |', '|---|---|---|---|---|');
   for (const d of report.deployments) {
     lines.push(

@@ -53,6 +53,8 @@ export interface FleetReport {
   readonly endedAt: string;
   /** The worst of the deployments' verdicts, and its exit status. */
   readonly verdict: Verdict;
+  /** Every deployment's run was complete: otherwise the headline says `(incomplete)`, the worst qualifier of the fleet. */
+  readonly complete: boolean;
   readonly exitCode: 0 | 1 | 2;
   readonly deployments: readonly FleetDeployment[];
   /** Every clause of the catalogue, those on which deployments disagree first. */
@@ -134,8 +136,14 @@ export function buildFleetReport(name: string, results: readonly DeploymentResul
     startedAt: startedAt.toISOString(),
     endedAt: new Date().toISOString(),
     verdict: VERDICT_OF_EXIT[exitCode],
+    complete: deployments.every((d) => d.complete),
     exitCode,
     deployments,
     clauses: ordered,
   };
+}
+
+/** The fleet's verdict with the worst qualifier of its deployments: `conformant (incomplete)`. */
+export function fleetHeadline(report: Pick<FleetReport, 'verdict' | 'complete'>): string {
+  return `${report.verdict}${report.complete === false ? ' (incomplete)' : ''}`;
 }

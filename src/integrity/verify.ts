@@ -22,6 +22,8 @@ export interface Verification {
   /** Files and exchanges checked, nested folders included. */
   readonly checkedFiles: number;
   readonly checkedEvidence: number;
+  /** The suite the manifest says made the report (its digest, version, commit, and whether its tree was dirty). */
+  readonly suite: Manifest['suite'];
 }
 
 /** Whether a verification holds: nothing changed, and a signature that holds, or none and no key asks for one. */
@@ -78,7 +80,15 @@ export function verifyFolder(dir: string, publicKey: KeyObject | null = null): V
   }
   const own = signatureOf(manifest, publicKey);
   const signature = own.state === 'valid' || own.state === 'unsigned' ? (nestedSignature ?? own.state) : own.state;
-  return { dir, changed, signature, signedBy: own.signedBy, checkedFiles, checkedEvidence };
+  return { dir, changed, signature, signedBy: own.signedBy, checkedFiles, checkedEvidence, suite: manifest.suite };
+}
+
+/** The line `verify` prints about the suite that made the report. */
+export function suiteLine(v: Verification): string {
+  const s = v.suite;
+  if (!s) return 'suite: not named (a fleet manifest: each deployment names its own)';
+  const dirty = s.dirty?.length ? `, from a working tree that differs from its commit (${s.dirty.join(', ')})` : '';
+  return `suite: ${s.digest ?? 'no digest (made by a suite older than suite digests)'}, version ${s.version}, commit ${s.commit ?? 'unknown'}${dirty}`;
 }
 
 /** The lines `verify` prints about the signature. */

@@ -1,7 +1,7 @@
 import type { ClauseId } from '../clauses/catalogue.js';
 import type { Exchange } from '../http/exchange.js';
 import { rateHeaders } from '../pacing/pacer.js';
-import type { Profile } from '../profile/profile.js';
+import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors } from '../schemas.js';
 import { collections } from '../target/collections.js';
 import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
@@ -32,6 +32,16 @@ export function judgedBy(clause: ClauseId, log: readonly Exchange[]): readonly E
  */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   return /^application\/([\w.!#$&^-]+\+)?json\s*(;|$)/i.test(contentType?.trim() ?? '');
+}
+
+/**
+ * Whose ceiling RATE-2 judged by: at the document's figure, the profile may simply not declare
+ * limits, so the finding names the fact that states a deployment's own ceiling.
+ */
+function whoseCeiling(ceiling: number): string {
+  return ceiling === DOCUMENT_LIMITS.perKeyPerMinute
+    ? ` (the document's figure, which stands where the profile declares no limits: a deployment with a ceiling of its own states it in the profile's limits.perKeyPerMinute)`
+    : " (the profile's limits.perKeyPerMinute)";
 }
 
 /** Seconds of clock skew allowed between the suite and the target when judging X-RateLimit-Reset. */
@@ -191,7 +201,7 @@ export const RUN_WIDE_JUDGES = {
         const ceiling = profile.limits.perKeyPerMinute;
         const at = doneAt(e) / 1000;
         const reasons: string[] = [];
-        if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}`);
+        if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}${whoseCeiling(ceiling)}`);
         if (h.remaining !== null && h.limit !== null && h.remaining > h.limit)
           reasons.push(`X-RateLimit-Remaining ${h.remaining} exceeds the limit ${h.limit}`);
         if (/^\s*-\d+\s*$/.test(e.response.headers['x-ratelimit-remaining'] ?? ''))

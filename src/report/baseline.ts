@@ -3,6 +3,7 @@ import { ConformanceError } from '../errors.js';
 import type { ClauseStatus } from '../run/verdict.js';
 import { schemaErrors } from '../schemas.js';
 import type { ConformanceDocument } from './document.js';
+import { propertyBudget } from '../run/property-budget.js';
 
 /** A clause whose standing changed between two reports. */
 export interface ClauseChange {
@@ -30,6 +31,39 @@ export interface Comparison {
   readonly newWarnings: ClauseChange[];
   /** Differences that make the comparison less than like for like. */
   readonly notes: string[];
+  /** What the run exercised against what the baseline did. Absent in reports of earlier versions. */
+  readonly coverage?: Coverage;
+}
+
+/** Regressions of coverage: a clause no longer judged, fewer checks run, fewer generated cases. */
+export interface Coverage {
+  /** Passed there, and now not applicable or skipped (not run): no longer judged. */
+  readonly lost: ClauseChange[];
+  /** Checks that ran (not `not_applicable`, not `skipped`), before and now. */
+  readonly checksRun: { readonly before: number; readonly after: number };
+  /** Generated cases of the property checks that ran, before and now. */
+  readonly propertyCases: { readonly before: number; readonly after: number };
+  /** Any of the three shrank: a regression of coverage, which fails the gate under `--require-complete`. */
+  readonly regressed: boolean;
+}
+
+/** Statuses of a clause that is no longer judged. */
+const UNJUDGED: ReadonlySet<ClauseStatus> = new Set(['not_applicable', 'skipped']);
+
+const checksRun = (doc: ConformanceDocument) => doc.clauses.flatMap((c) => c.checks).filter((k) => !UNJUDGED.has(k.status));
+
+/** Cases of the property checks that ran: a report with no `propertyRuns` setting ran the full budget each. */
+function propertyCases(doc: ConformanceDocument): number {
+  const runs = ((doc.settings as { propertyRuns?: number | null }).propertyRuns ?? null) || propertyBudget();
+  return checksRun(doc).filter((k) => k.propertyRequests !== undefined).length * runs;
+}
+
+function coverageOf(before: ConformanceDocument, after: ConformanceDocument, change: (c: ConformanceDocument['clauses'][number]) => ClauseChange): Coverage {
+  const earlier = new Map(before.clauses.map((c) => [c.id as string, c.status]));
+  const lost = after.clauses.filter((c) => earlier.get(c.id) === 'pass' && UNJUDGED.has(c.status)).map(change);
+  const checks = { before: checksRun(before).length, after: checksRun(after).length };
+  const cases = { before: propertyCases(before), after: propertyCases(after) };
+  return { lost, checksRun: checks, propertyCases: cases, regressed: lost.length > 0 || checks.after < checks.before || cases.after < cases.before };
 }
 
 /** Statuses that make a run non-conformant. */
@@ -73,6 +107,7 @@ export function compareReports(before: ConformanceDocument, after: ConformanceDo
     stillFailing,
     newWarnings,
     notes,
+    coverage: coverageOf(before, after, change),
   };
 }
 
@@ -104,15 +139,33 @@ export function comparisonLines(comparison: Comparison): string[] {
   list('still failing (known)', comparison.stillFailing);
   list('new warnings', comparison.newWarnings);
   if (comparison.regressions.length === 0) lines.push('  no regression');
+  lines.push(...coverageLines(comparison.coverage).map((line) => `  ${line}`));
   for (const note of comparison.notes) lines.push(`  note: ${note}`);
+  return lines;
+}
+
+/** Coverage as plain lines: the clauses no longer judged, and the change in checks and cases. */
+export function coverageLines(coverage: Coverage | undefined): string[] {
+  if (!coverage) return [];
+  const lines: string[] = [];
+  if (coverage.lost.length > 0) {
+    lines.push(`coverage lost: ${coverage.lost.length} clause(s) passed in the baseline and are no longer judged`);
+    for (const c of coverage.lost) lines.push(`  ${c.id} (${c.level}) ${c.before ?? 'absent'} → ${c.after}${c.reason ? `: ${c.reason}` : ''}`);
+  }
+  const delta = (what: string, n: { before: number; after: number }) =>
+    `${what}: ${n.after}${n.after === n.before ? ', as in the baseline' : ` (baseline ${n.before}, ${n.after > n.before ? '+' : ''}${n.after - n.before})`}`;
+  lines.push(`${delta('checks run', coverage.checksRun)}; ${delta('property cases', coverage.propertyCases)}`);
+  if (coverage.regressed) lines.push('coverage regressed against the baseline (fails the gate under --require-complete)');
   return lines;
 }
 
 /**
  * The exit status of a run gated on a baseline: a known failure passes the gate, a regression
- * fails it, and an inconclusive run stays inconclusive.
+ * fails it, and an inconclusive run stays inconclusive. Under `--require-complete`, a regression
+ * of coverage (a clause no longer judged, fewer checks or cases) fails it too.
  */
-export function baselineExitCode(exitCode: 0 | 1 | 2, comparison: Comparison): 0 | 1 | 2 {
+export function baselineExitCode(exitCode: 0 | 1 | 2, comparison: Comparison, requireComplete = false): 0 | 1 | 2 {
   if (exitCode === 2) return 2;
-  return comparison.regressions.length > 0 ? 1 : 0;
+  if (comparison.regressions.length > 0) return 1;
+  return requireComplete && comparison.coverage?.regressed ? 1 : 0;
 }

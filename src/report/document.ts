@@ -1,16 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { CATALOGUE_VERSION, UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
+import { basename } from 'node:path';
+import { UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
+import { suiteIdentity, type SuiteIdentity } from '../integrity/suite-identity.js';
 import type { LedgerEntry } from '../broker/ledger.js';
 import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/profile.js';
+import type { RunMode } from '../config/run-mode.js';
 import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../run/verdict.js';
 import type { Comparison } from './baseline.js';
-import { PACKAGE_ROOT } from '../package-root.js';
 import { becauseWithKeyLeft } from './footprint.js';
-
-const ROOT = PACKAGE_ROOT;
+import { pathFlagsToNames } from './local-paths.js';
 
 /** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {
@@ -21,9 +19,20 @@ export interface ConformanceDocument {
   complete: boolean;
   because: string;
   target: { baseUrl: string; embedded: boolean; note?: string };
+  /** A certification run (`--certify`), or plainly what the run is not. Absent in reports of earlier versions. */
+  mode?: RunMode;
   /** sha256 and content are null only when the run stopped before the profile could be read. */
-  profile: { name: string; source: string; sha256: string | null; content: unknown };
-  suite: { version: string; commit: string | null; catalogueVersion: string };
+  profile: {
+    name: string;
+    /** The file the profile was read from, by name only (no local path). */
+    source: string;
+    /** Over the exact bytes of `text`. */
+    sha256: string | null;
+    content: unknown;
+    /** The exact text the profile was read from: what `rerun` writes back, so that its sha256 is the same. Absent in earlier reports. */
+    text?: string | null;
+  };
+  suite: SuiteIdentity;
   command: string[];
   settings: Record<string, unknown>;
   seed: number;
@@ -86,6 +95,7 @@ export interface DocumentInput {
   readonly targetNote?: string;
   /** null: the run stopped before it could read one (`source` then names the file, if any). */
   readonly profile: LoadedProfile | { readonly unread: string };
+  readonly mode: RunMode;
   readonly argv: readonly string[];
   readonly settings: Record<string, unknown>;
   readonly seed: number;
@@ -110,12 +120,19 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     complete: input.verdict.complete,
     because: becauseWithKeyLeft(input.verdict.because, input.ledger),
     target: { baseUrl: input.baseUrl, embedded: input.embedded, ...(input.targetNote ? { note: input.targetNote } : {}) },
+    mode: input.mode,
     profile:
       'unread' in input.profile
-        ? { name: '(not read)', source: input.profile.unread, sha256: null, content: null }
-        : { name: input.profile.profile.name, source: input.profile.source, sha256: input.profile.sha256, content: JSON.parse(input.profile.text) },
-    suite: { version: suiteVersion(), commit: gitCommit(), catalogueVersion: CATALOGUE_VERSION },
-    command: ['conformance', ...redactHeaderValues(input.argv)],
+        ? { name: '(not read)', source: basename(input.profile.unread), sha256: null, content: null, text: null }
+        : {
+            name: input.profile.profile.name,
+            source: basename(input.profile.source),
+            sha256: input.profile.sha256,
+            content: JSON.parse(input.profile.text),
+            text: input.profile.text,
+          },
+    suite: suiteIdentity(),
+    command: ['conformance', ...pathFlagsToNames(redactHeaderValues(input.argv))],
     settings: input.settings,
     seed: input.seed,
     startedAt: input.startedAt.toISOString(),
@@ -140,6 +157,11 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     ...(input.baseline ? { baseline: input.baseline } : {}),
     ...(input.integrity ? { integrity: input.integrity } : {}),
   };
+}
+
+/** The header's line on what the run was: a certification, or plainly what it is not (issue 26). */
+export function modeHeadline(doc: Pick<ConformanceDocument, 'mode'>): string {
+  return doc.mode?.headline ?? 'not a certification: made by a suite without --certify';
 }
 
 function totalsOf(counts: ReturnType<typeof countBy>): Record<ClauseStatus, number> {
@@ -185,30 +207,4 @@ function trimEvidence<T extends { evidence?: Exchange[] }>(check: T): T {
         : e,
     ),
   };
-}
-
-function suiteVersion(): string {
-  return (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { version: string }).version;
-}
-
-/**
- * The commit the suite runs from: git's, asked only when the package folder is itself the top of
- * a clone (an installed package inside someone else's repository must not report that
- * repository's commit), else build-info.json, which prepack writes into a packed copy.
- */
-function gitCommit(): string | null {
-  try {
-    const git = (...args: string[]) =>
-      execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
-        .toString()
-        .trim();
-    if (resolve(git('rev-parse', '--show-toplevel')) === resolve(ROOT)) return git('rev-parse', 'HEAD');
-  } catch {
-    // No git, or no clone: an installed package.
-  }
-  try {
-    return (JSON.parse(readFileSync(`${ROOT}build-info.json`, 'utf8')) as { commit: string | null }).commit;
-  } catch {
-    return null;
-  }
 }

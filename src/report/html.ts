@@ -2,8 +2,8 @@ import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import type { CheckRecord } from '../check/outcome.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ClauseStatus } from '../run/verdict.js';
-import type { ClauseChange } from './baseline.js';
-import type { ConformanceDocument } from './document.js';
+import { coverageLines, type ClauseChange } from './baseline.js';
+import { modeHeadline, type ConformanceDocument } from './document.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
 
 /** Every status has a label a person reads (the compiler proves none is missing). */
@@ -70,6 +70,7 @@ ${closing(doc)}
 function banner(doc: ConformanceDocument): string {
   return `<header id="verdict" class="banner verdict-${doc.verdict}" data-verdict="${doc.verdict}" data-complete="${doc.complete}">
 <h1><span class="verdict-word">${VERDICT_TITLE[doc.verdict]}</span>${doc.complete ? '' : ' <span class="incomplete">incomplete run</span>'}</h1>
+<p class="mode" id="mode" data-certification="${doc.mode?.certification ?? false}"><strong>${esc(modeHeadline(doc))}</strong></p>
 <p class="because">${esc(doc.because)}</p>
 <p class="target">API v1 at <strong>${esc(doc.target.baseUrl)}</strong>${doc.target.note ? ` (${esc(doc.target.note)})` : ''}</p>
 </header>`;
@@ -135,7 +136,10 @@ function baseline(comparison: NonNullable<ConformanceDocument['baseline']>): str
   return `<section id="baseline"><h2>Compared with the baseline</h2>
 <p>${esc(comparison.baseline)} (${esc(comparison.baselineVerdict)}, ${esc(comparison.baselineStartedAt)}): ${comparison.regressions.length === 0 ? 'no regression' : `<strong>${comparison.regressions.length} regression(s)</strong>`}.</p>
 ${list('Regressions', 'regressions', comparison.regressions)}${list('Fixed', 'fixed', comparison.fixed)}${list('Still failing (known)', 'still-failing', comparison.stillFailing)}${list('New warnings', 'new-warnings', comparison.newWarnings)}
-${comparison.notes.map((n) => `<p class="muted">Note: ${esc(n)}</p>`).join('')}</section>`;
+${comparison.notes.map((n) => `<p class="muted">Note: ${esc(n)}</p>`).join('')}
+<div id="coverage">${coverageLines(comparison.coverage)
+    .map((line) => `<p>${esc(line.trim())}</p>`)
+    .join('')}</div></section>`;
 }
 
 function filters(): string {

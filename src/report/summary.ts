@@ -1,6 +1,6 @@
 import type { ClauseStatus } from '../run/verdict.js';
-import type { ClauseChange } from './baseline.js';
-import type { ConformanceDocument } from './document.js';
+import { coverageLines, type ClauseChange } from './baseline.js';
+import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
 
 const VERDICT_MARK: Record<ConformanceDocument['verdict'], string> = {
@@ -28,6 +28,8 @@ const LISTED = 25;
 export function renderSummary(doc: ConformanceDocument, reportFiles: readonly string[] = []): string {
   const lines: string[] = [];
   lines.push(`## API v1 conformance: ${VERDICT_MARK[doc.verdict]} ${doc.verdict}${doc.complete ? '' : ' (incomplete)'}`);
+  lines.push('');
+  lines.push(`**${cell(modeHeadline(doc))}**`);
   lines.push('');
   lines.push(`${cell(doc.because)}.`);
   lines.push('');
@@ -68,6 +70,7 @@ function baselineLines(comparison: NonNullable<ConformanceDocument['baseline']>)
   list('still failing (known)', comparison.stillFailing);
   list('new warnings', comparison.newWarnings);
   for (const note of comparison.notes) out.push(`- note: ${note}`);
+  out.push(...coverageLines(comparison.coverage).map((line) => (line.startsWith('  ') ? `  -${line.slice(1)}` : `- ${line}`)));
   return out;
 }
 

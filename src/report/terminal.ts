@@ -1,5 +1,5 @@
 import { comparisonLines } from './baseline.js';
-import type { ConformanceDocument } from './document.js';
+import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
 
 /** The run's closing lines: the verdict with its counts, the baseline comparison, what the run left on the target, the reports. */
@@ -7,6 +7,7 @@ export function verdictLines(doc: ConformanceDocument, files: readonly string[])
   const { MUST, SHOULD } = doc.counts;
   const lines = [
     `verdict: ${doc.verdict}${doc.complete ? '' : ' (incomplete)'}: ${doc.because}`,
+    `  ${modeHeadline(doc)}`,
     `  MUST   ${MUST.pass} pass, ${MUST.fail} fail, ${MUST.not_applicable} not applicable, ${MUST.skipped} skipped${MUST.error ? `, ${MUST.error} error` : ''}`,
     `  SHOULD ${SHOULD.pass} pass, ${SHOULD.warn} warn${SHOULD.fail ? `, ${SHOULD.fail} fail (--strict)` : ''}, ${SHOULD.not_applicable} not applicable, ${SHOULD.skipped} skipped${SHOULD.error ? `, ${SHOULD.error} error` : ''}`,
   ];

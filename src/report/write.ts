@@ -4,6 +4,7 @@ import type { Redactor } from '../http/redactor.js';
 import { writeFileAtomic } from './atomic.js';
 import type { ConformanceDocument } from './document.js';
 import { REPORT_FORMATS, type ReportFormat } from './formats.js';
+import { withoutLocalPaths } from './local-paths.js';
 
 export { REPORT_FILES } from './formats.js';
 
@@ -17,11 +18,12 @@ export interface WriteOptions {
  * document so that no renderer can reintroduce a secret. Returns the paths written.
  */
 export function writeReports(document: ConformanceDocument, dir: string, redactor: Redactor, options: WriteOptions = {}): string[] {
-  const safe = redactor.redactDeep(document);
+  // No secret, and no local path: file names only (issue 26).
+  const safe = withoutLocalPaths(redactor.redactDeep(document));
   const formats: readonly ReportFormat[] = Object.values(REPORT_FORMATS);
   const written: string[] = [];
   for (const format of formats) {
-    const others = formats.filter((f) => f !== format).map((f) => join(dir, f.file));
+    const others = formats.filter((f) => f !== format).map((f) => f.file);
     const text = redactor.redact(format.render(safe, others));
     const path = join(dir, format.file);
     writeFileAtomic(path, text);

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Settings } from '../config/settings.js';
 
 /** Settings as the report shows them: no secret, only whether one was given. */
@@ -6,8 +7,10 @@ export function publicSettings(settings: Settings): Record<string, unknown> {
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey ? 'set' : 'unset',
     otherAccountApiKey: settings.otherAccountApiKey ? 'set' : 'unset',
-    profile: settings.profileFile,
-    reportDir: settings.reportDir,
+    // File names only: where they sit on the vendor's machine is no part of the report.
+    profile: settings.profileFile === null ? null : basename(settings.profileFile),
+    reportDir: basename(settings.reportDir),
+    signKey: settings.signKey === null ? null : 'file' in settings.signKey ? basename(settings.signKey.file) : settings.signKey.from,
     extraHeaders: settings.extraHeaders.map(([name]) => `${name}: [REDACTED]`),
     only: settings.only,
     skip: settings.skip,
@@ -19,5 +22,6 @@ export function publicSettings(settings: Settings): Record<string, unknown> {
     propertyRuns: settings.propertyRuns,
     timeoutMs: settings.timeoutMs,
     teardownTimeoutMs: settings.teardownTimeoutMs,
+    certify: settings.certify,
   };
 }

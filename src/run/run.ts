@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Vitest } from 'vitest/node';
 import { ConformanceReporter } from '../../reporters/conformance.js';
 import { Broker } from '../broker/broker.js';
@@ -33,6 +34,9 @@ import { consoleOutput, type Output } from './output.js';
 import { preflight } from './preflight.js';
 import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
+import { propertyBudget } from './property-budget.js';
+import { certificationVerdict } from './certification.js';
+import { runModeOf } from '../config/run-mode.js';
 import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
 import { openTarget, type Target } from './target.js';
@@ -265,7 +269,11 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     await state.teardown();
 
     const results = clauseResults(collector.records, state.clauses);
-    let verdict = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults: collector.suiteFaults });
+    const judged = (suiteFaults: readonly string[]) => {
+      const plain = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
+      return settings.certify ? certificationVerdict(plain, results, state.clauses) : plain;
+    };
+    let verdict = judged(collector.suiteFaults);
     const documentInput = {
       verdict,
       results,
@@ -273,6 +281,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       embedded,
       ...(target.note ? { targetNote: target.note } : {}),
       profile: loaded,
+      mode: runModeOf(settings),
       argv: settings.argv,
       settings: publicSettings(settings),
       seed,
@@ -290,11 +299,11 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const altered = alteredOwnWords(document, broker.redactor);
     if (altered) {
       const suiteFaults = [...collector.suiteFaults, altered];
-      verdict = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
+      verdict = judged(suiteFaults);
       if (verdict.verdict !== 'inconclusive') verdict = { ...verdict, verdict: 'inconclusive', exitCode: 2, because: `the suite itself broke: ${altered}` };
       document = buildDocument({ ...documentInput, verdict, suiteFaults });
     }
-    if (baseline) document.baseline = compareReports(baseline, document, settings.baselineFile!);
+    if (baseline) document.baseline = compareReports(baseline, document, basename(settings.baselineFile!));
     const published = publish(document, settings.reportDir, broker.redactor, signingKey);
     const leaked = [...published.leaked];
     if (guarded.leaks > 0) leaked.push('the console output');
@@ -306,7 +315,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const left = broker.ledger.outstanding('api_key');
     if (left.length > 0) io.out(liveKeysLine(left, settings, state.foundKeyPath));
     // With a baseline, only a regression fails the gate: a known failure exits 0.
-    return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline) : verdict.exitCode;
+    return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline, settings.requireComplete) : verdict.exitCode;
   } catch (error) {
     if (interrupt.signal) return await interrupted(interrupt.signal);
     if (error instanceof ConformanceError) {
@@ -377,16 +386,7 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (done ??= fn());
 }
 
-/**
- * Generated cases per property: the same at any limits, so that a run against a deployment is as
- * strong as the local one (the key pool, not fewer cases, keeps it short). `--property-runs` sets
- * it otherwise.
- */
-export function propertyBudget(): number {
-  return FULL_STRENGTH_PROPERTY_RUNS;
-}
-
-const FULL_STRENGTH_PROPERTY_RUNS = 100;
+export { propertyBudget } from './property-budget.js';
 
 /**
  * Keys the run spreads its work over, the configured one included (1: no pool): as many as

@@ -9,6 +9,7 @@ import { buildDocument, type Stopped } from '../report/document.js';
 import { publish, type Published } from '../report/publish.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
 import { publicSettings } from './public-settings.js';
+import { runModeOf } from '../config/run-mode.js';
 import { notRunCount, type ClauseResult } from './verdict.js';
 
 export interface StoppedRun {
@@ -65,6 +66,7 @@ export function writeStoppedReport(run: StoppedRun): Published {
     baseUrl: run.baseUrl ?? run.settings.baseUrl ?? '(embedded reference server, not started)',
     embedded: run.embedded,
     profile: run.profile ?? { unread: run.settings.profileFile ?? '(none)' },
+    mode: runModeOf(run.settings),
     argv: run.settings.argv,
     settings: publicSettings(run.settings),
     seed: run.seed ?? run.settings.seed ?? 0,

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { readSettings, signKeySource } from '../../config/settings.js';
 import { ConformanceError } from '../../errors.js';
 import { readFleetFile, type Deployment } from '../../fleet/fleet-file.js';
-import { buildFleetReport, type DeploymentResult, type FleetReport } from '../../fleet/fleet-report.js';
+import { buildFleetReport, fleetHeadline, type DeploymentResult, type FleetReport } from '../../fleet/fleet-report.js';
 import { runDeployment } from '../../fleet/deployment-run.js';
 import { runBounded } from '../../fleet/schedule.js';
 import { writeFleetReport } from '../../fleet/write-fleet.js';
@@ -27,6 +27,7 @@ const FLAGS = {
   strict: { type: 'boolean' },
   'require-complete': { type: 'boolean' },
   'read-only': { type: 'boolean' },
+  certify: { type: 'boolean' },
   seed: { type: 'string' },
   'property-runs': { type: 'string' },
   'max-submissions': { type: 'string' },
@@ -34,7 +35,7 @@ const FLAGS = {
 } as const;
 
 const USAGE =
-  'usage: conformance fleet FLEET.json [--report-dir DIR] [--concurrency N] [--sign-key FILE] [run flags] | conformance fleet --merge DIR... [--report-dir DIR] [--public-key FILE]';
+  'usage: conformance fleet FLEET.json [--report-dir DIR] [--concurrency N] [--sign-key FILE] [--certify] [run flags] | conformance fleet --merge DIR... [--report-dir DIR] [--public-key FILE]';
 
 /**
  * `conformance fleet FLEET.json`: runs the suite against every deployment of a fleet file (in
@@ -65,9 +66,10 @@ export const fleetCommand: Command = async (args, rawIo) => {
   }
   if (positionals.length !== 1) throw new ConformanceError('CONF_SETTING_INVALID', USAGE);
   const runArgs = passThrough(values);
-  // The runs' own flag checks, made once before anything runs (from a folder with no .env).
-  readSettings(runArgs, {}, out);
   const signKey = signKeySource(values['sign-key'] ?? null, process.env, process.cwd());
+  // The runs' own flag checks, made once before anything runs (from a folder with no .env); the
+  // signing key counts, so that --certify is refused here, once, for an unsigned fleet.
+  readSettings(runArgs, signKey ? ('file' in signKey ? { CONFORMANCE_SIGN_KEY_FILE: signKey.file } : { CONFORMANCE_SIGN_KEY: signKey.pem }) : {}, out);
   const key = signKey ? loadSigningKey(signKey) : null;
   const fleet = readFleetFile(resolve(positionals[0]!));
   const concurrency = values.concurrency ? positiveInteger(values.concurrency) : fleet.concurrency;
@@ -149,7 +151,7 @@ function closing(report: FleetReport, written: readonly string[], io: Output): v
   } else {
     io.out('the deployments agree on every clause');
   }
-  io.out(`fleet verdict: ${report.verdict} (the worst of ${report.deployments.length})`);
+  io.out(`fleet verdict: ${fleetHeadline(report)} (the worst of ${report.deployments.length})`);
   io.out(`fleet reports: ${written.join(', ')}`);
 }
 
@@ -157,7 +159,7 @@ function closing(report: FleetReport, written: readonly string[], io: Output): v
 function passThrough(values: Record<string, unknown>): string[] {
   const argv: string[] = [];
   for (const name of ['only', 'skip'] as const) for (const v of (values[name] as string[] | undefined) ?? []) argv.push(`--${name}`, v);
-  for (const name of ['strict', 'require-complete', 'read-only'] as const) if (values[name]) argv.push(`--${name}`);
+  for (const name of ['strict', 'require-complete', 'read-only', 'certify'] as const) if (values[name]) argv.push(`--${name}`);
   for (const name of ['seed', 'property-runs', 'max-submissions', 'timeout'] as const)
     if (values[name] !== undefined) argv.push(`--${name}`, values[name] as string);
   return argv;

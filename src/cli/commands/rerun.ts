@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConformanceError } from '../../errors.js';
 import { readReportFile } from '../../report/baseline.js';
 import type { ConformanceDocument } from '../../report/document.js';
@@ -31,10 +31,15 @@ export const rerunCommand: Command = async (args, io) => {
   return runCommand(argv, io);
 };
 
-/** The profile exactly as the report embeds it, in a file of its own. */
+/**
+ * The profile exactly as the run read it: its text byte for byte (so that the rerun's profile
+ * sha256 is the original's and `diff` sees only what changed on the target), under the original
+ * file's name; a report of an earlier version, which kept only the parsed content, gets that.
+ */
 function writeProfile(report: ConformanceDocument): string {
-  const profileFile = join(mkdtempSync(join(tmpdir(), 'conformance-rerun-')), 'profile.json');
-  writeFileSync(profileFile, JSON.stringify(report.profile.content, null, 2));
+  const name = basename(report.profile.source) || 'profile.json';
+  const profileFile = join(mkdtempSync(join(tmpdir(), 'conformance-rerun-')), /^[\w.-]+$/.test(name) ? name : 'profile.json');
+  writeFileSync(profileFile, typeof report.profile.text === 'string' ? report.profile.text : JSON.stringify(report.profile.content, null, 2));
   return profileFile;
 }
 
@@ -48,6 +53,8 @@ export function rerunArguments(report: ConformanceDocument, profileFile: string)
     readOnly?: boolean;
     propertyRuns?: number | null;
     timeoutMs?: number;
+    leaveKeys?: boolean;
+    maxSubmissions?: number | null;
   };
   const argv: string[] = [];
   if (!report.target.embedded) argv.push('--base-url', report.target.baseUrl);
@@ -58,6 +65,8 @@ export function rerunArguments(report: ConformanceDocument, profileFile: string)
   if (settings.requireComplete) argv.push('--require-complete');
   if (settings.readOnly) argv.push('--read-only');
   if (settings.propertyRuns) argv.push('--property-runs', String(settings.propertyRuns));
+  if (settings.leaveKeys) argv.push('--leave-keys');
+  if (typeof settings.maxSubmissions === 'number') argv.push('--max-submissions', String(settings.maxSubmissions));
   if (settings.timeoutMs) argv.push('--timeout', String(settings.timeoutMs));
   return argv;
 }

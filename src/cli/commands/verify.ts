@@ -2,16 +2,16 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConformanceError } from '../../errors.js';
 import { loadPublicKey } from '../../integrity/signing-key.js';
-import { signatureLine, verified, verifyFolder } from '../../integrity/verify.js';
+import { signatureLine, suiteLine, verified, verifyFolder } from '../../integrity/verify.js';
 import type { Command } from '../command.js';
 
-const FLAGS = { 'public-key': { type: 'string' } } as const;
+const FLAGS = { 'public-key': { type: 'string' }, 'expect-suite': { type: 'string' } } as const;
 
 /**
  * `conformance verify DIR [--public-key FILE]`: whether a report folder is the one the run wrote.
  * Exit 0 when every file and every piece of evidence matches its digest in `manifest.json` and the
- * signature holds (by the given key, when one is given); 1 naming each thing that changed or a
- * signature that does not hold; 2 when the folder, the manifest or the key cannot be read.
+ * signature holds (by the given key, when one is given); 1 naming each thing that changed, a
+ * signature that does not hold, or, with `--expect-suite DIGEST`, a report made by another suite; 2 when the folder, the manifest or the key cannot be read.
  */
 export const verifyCommand: Command = async (args, io) => {
   let parsed;
@@ -20,17 +20,28 @@ export const verifyCommand: Command = async (args, io) => {
   } catch (error) {
     throw new ConformanceError('CONF_SETTING_INVALID', (error as Error).message.split('\n')[0]!);
   }
-  if (parsed.positionals.length !== 1) throw new ConformanceError('CONF_SETTING_INVALID', 'usage: conformance verify DIR [--public-key FILE]');
+  if (parsed.positionals.length !== 1)
+    throw new ConformanceError('CONF_SETTING_INVALID', 'usage: conformance verify DIR [--public-key FILE] [--expect-suite sha256:HEX]');
   const dir = resolve(parsed.positionals[0]!);
   const publicKey = parsed.values['public-key'] ? loadPublicKey(resolve(parsed.values['public-key'])) : null;
   const result = verifyFolder(dir, publicKey);
   for (const line of result.changed) io.out(`  ${line}`);
   io.out(signatureLine(result, publicKey));
-  const ok = verified(result);
+  io.out(suiteLine(result));
+  const expected = parsed.values['expect-suite']?.trim().toLowerCase() ?? null;
+  const otherSuite = expected !== null && normalDigest(result.suite?.digest) !== normalDigest(expected);
+  if (otherSuite) io.out(`suite: not the one expected (${expected}): the report was made by another suite, or an altered one`);
+  const ok = verified(result) && !otherSuite;
   io.out(
     ok
       ? `verify: ${dir}: ${result.checkedFiles} file(s) and ${result.checkedEvidence} piece(s) of evidence as the run wrote them`
-      : `verify: ${dir}: ${result.changed.length > 0 ? `${result.changed.length} change(s)` : 'the files match'}${result.signature === 'valid' || result.signature === 'unsigned' ? '' : ', the signature does not hold'}`,
+      : `verify: ${dir}: ${result.changed.length > 0 ? `${result.changed.length} change(s)` : 'the files match'}${result.signature === 'valid' || result.signature === 'unsigned' ? '' : ', the signature does not hold'}${otherSuite ? ', made by another suite' : ''}`,
   );
   return ok ? 0 : 1;
 };
+
+/** A digest as `sha256:<hex>`, given with or without its prefix. */
+function normalDigest(digest: string | undefined): string | null {
+  if (!digest) return null;
+  return digest.startsWith('sha256:') ? digest : `sha256:${digest}`;
+}
