@@ -97,7 +97,9 @@ describe('inconclusive runs leave a report that says so', () => {
     expect(result.stdout).not.toMatch(/LEFT ON THE TARGET|key\(s\) still live/);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceDocument;
     expect(report.verdict).toBe('inconclusive');
-    expect(report.because).toBe(result.stderr.trim());
+    // The same line, with local paths cut to file names (a report is handed over).
+    expect(report.because.split(':')[0]).toBe(result.stderr.trim().split(':')[0]);
+    expect(report.because).not.toContain(cwd);
     expect(['preflight', 'settings']).toContain(report.stopped?.kind);
     expect(report.resources.created).toEqual([]);
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');

@@ -44,8 +44,9 @@ export function writes(t: CheckContext, options: { mayAccept: boolean }): Write[
     path: KEY_CREATION_PATH,
     query: {},
     object: (purpose) => ({ name: t.keys.name(purpose) }),
-    // A long name would be written into the ledger and the report: the bulk goes beside it.
-    large: () => ({ name: t.keys.name('large-body'), description: LONG_STRING.repeat(LARGE_ROWS) }),
+    // A name of the wrong type, so that a conformant target refuses it and a run of the general
+    // rules creates no key (issue 24); the bulk goes beside it, never into a name the ledger keeps.
+    large: () => ({ name: NOT_A_STRING_ID, description: LONG_STRING.repeat(LARGE_ROWS) }),
     blanked: (blank) => [{ what: `name ${JSON.stringify(blank)}`, sent: { body: { name: blank } } }],
   };
   const keys = options.mayAccept && t.run.keyDeletion.noKeys ? [] : [key];
