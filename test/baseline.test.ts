@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ConformanceDocument } from '../src/report/document.js';
+import { compareReports } from '../src/report/baseline.js';
+import { footprintLine } from '../src/report/footprint.js';
 import { ROOT } from './support/cli.js';
 import { readJson, runConformance, scratch, targetEnv, withMutants, withReference, type CommandResult } from './support/commands.js';
 
@@ -108,6 +110,18 @@ describe('--baseline and diff', () => {
     expect(diff.exitCode).toBe(1);
     expect((await runConformance(['diff', crafted, join(dir, 'conformance.json')])).exitCode).toBe(0);
   }, 180_000);
+
+  test('diff compares footprints: a run that leaves more on the target than its baseline says so', () => {
+    const before = readJson<ConformanceDocument>(baseline.file);
+    const after = readJson<ConformanceDocument>(known.file);
+    const created = { event: 'created' as const, kind: 'submission' as const, id: 'sub_1', runId: 'r', baseUrl: 'http://t', at: new Date().toISOString() };
+    after.resources = { ...after.resources, created: [...after.resources.created, created] };
+    const notes = compareReports(before, after, 'baseline.json').notes;
+    expect(notes).toContain(
+      `the baseline left ${footprintLine(before).replace('left on the target: ', '')}; this run leaves ${footprintLine(after).replace('left on the target: ', '')}`,
+    );
+    expect(compareReports(before, before, 'baseline.json').notes.some((n) => n.includes('this run leaves'))).toBe(false);
+  });
 
   test('a baseline that is not a report stops the run with one line (exit 2)', async () => {
     const bogus = join(scratch(), 'not-a-report.json');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConformanceError } from '../errors.js';
 import type { ClauseStatus } from '../run/verdict.js';
 import { schemaErrors } from '../schemas.js';
+import { footprintLine } from './footprint.js';
 import type { ConformanceDocument } from './document.js';
 import { propertyBudget } from '../run/property-budget.js';
 
@@ -95,6 +96,9 @@ export function compareReports(before: ConformanceDocument, after: ConformanceDo
   }
   if (before.profile.sha256 !== after.profile.sha256)
     notes.push(`the baseline used another profile ("${before.profile.name}", sha256 ${before.profile.sha256?.slice(0, 12) ?? 'unknown'})`);
+  // What each run left on the target: a gate that runs on every merge watches it grow.
+  const left = (doc: ConformanceDocument) => footprintLine(doc).replace(/^left on the target: /, '');
+  if (left(before) !== left(after)) notes.push(`the baseline left ${left(before)}; this run leaves ${left(after)}`);
   if (before.suite.catalogueVersion !== after.suite.catalogueVersion) {
     notes.push(`the baseline used clause catalogue ${before.suite.catalogueVersion}, this run ${after.suite.catalogueVersion}`);
   }
