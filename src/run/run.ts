@@ -96,14 +96,16 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
   /** A signal ended the run: the keys deleted within the teardown's bound, then a report that says so. */
   const interrupted = async (signal: StopSignal): Promise<number> => {
     const teardownStart = Date.now();
-    const left = await state.teardown?.(settings.teardownTimeoutMs).catch(() => null);
+    // null: the teardown itself failed (the target went away); the keys then stay in the ledger.
+    const torn = await state.teardown?.(settings.teardownTimeoutMs).catch(() => null);
     io.err(`teardown: ${Date.now() - teardownStart} ms (bound ${settings.teardownTimeoutMs / 1000} s)`);
     const outstanding = state.broker?.ledger.outstanding('api_key') ?? [];
     const results = stoppedResults(state.collector?.records ?? [], state.clauses, `the run was interrupted by ${signal}`, state.collector?.planned ?? null);
-    const because = `interrupted by ${signal} before the run could judge every clause${outstanding.length > 0 ? ` (${outstanding.length} key(s) left live)` : ''}`;
+    // A key still live is marked `(key left)` by the document, as for any run.
+    const because = `interrupted by ${signal} before the run could judge every clause`;
     const published = stopReport('interrupted', because, results, signal);
     io.err(`verdict: inconclusive: ${because}; ${notRunCount(results)} of ${CLAUSE_IDS.length} clauses not run`);
-    if (outstanding.length > 0 || left === null) io.err(liveKeysLine(outstanding, settings, state.foundKeyPath));
+    if (outstanding.length > 0 || torn === null) io.err(liveKeysLine(outstanding, settings, state.foundKeyPath));
     io.out(`reports: ${published.files.join(', ')}`);
     return SIGNAL_EXIT[signal];
   };
