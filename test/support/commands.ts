@@ -15,11 +15,8 @@ export interface CommandResult {
 
 /** Runs `conformance ARGS` (any command) in a child process, in a scratch directory, with only the given settings. */
 export function runConformance(args: readonly string[], env: Record<string, string> = {}, cwd = scratch()): Promise<CommandResult> {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && !name.startsWith('GITHUB_')),
-  );
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/conformance.mjs'), ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/conformance.mjs'), ...args], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -31,6 +28,14 @@ export function runConformance(args: readonly string[], env: Record<string, stri
       resolve({ exitCode: code ?? -1, stdout, stderr, cwd });
     });
   });
+}
+
+/** This process's environment less every setting of the suite, of vitest and of GitHub, plus `env`: a child sees only what a test gives it. */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && !name.startsWith('GITHUB_')),
+  );
+  return { ...clean, ...env };
 }
 
 export function scratch(prefix = 'conformance-'): string {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { startReference, type ReferenceApp, type RunningReference } from '../../reference/server.js';
 import type { Profile } from '../../src/profile/profile.js';
 import { ROOT } from './cli.js';
+import { childEnv } from './commands.js';
 import { liveRunKeys } from './live-keys.js';
 
 const BIN = join(ROOT, 'bin/conformance.mjs');
@@ -29,10 +30,7 @@ export interface Spawned {
 
 /** `conformance ARGS` in a child process with only the given settings, its lines timed as they arrive (no TTY: a CI log). */
 export function spawnConformance(args: readonly string[], env: Record<string, string>, cwd: string): Spawned {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && !name.startsWith('GITHUB_')),
-  );
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const startedAt = Date.now();
   const lines: TimedLine[] = [];
   const watchers: { pattern: RegExp; resolve: (line: TimedLine) => void }[] = [];
