@@ -1,10 +1,39 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { COVERAGE_FILE, generateCoverage } from '../scripts/coverage.js';
-import { ESTIMATES_FILE } from '../src/run/estimates.js';
+import { ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
+
+// The estimates are measured against the embedded reference with one-second windows: a burst
+// that straddles a window boundary sends a request or two more than one that does not. They are
+// current when they name the same checks with the same facts and counts within that jitter.
+const JITTER = (count: number) => Math.max(2, Math.ceil(count * 0.1));
+
+type Check = RequestEstimates['checks'][number];
+type Counts = Partial<Record<string, number>>;
+
+/** The estimate's facts apart from its request counts, which only need to be near. */
+function shape({ requests, propertyRequests, ...facts }: Check) {
+  return { ...facts, kinds: Object.keys(requests).sort(), propertyKinds: Object.keys(propertyRequests ?? {}).sort() };
+}
+
+function drifted(stored: Counts, measured: Counts): string[] {
+  return Object.keys({ ...stored, ...measured }).flatMap((kind) => {
+    const [a, b] = [stored[kind] ?? 0, measured[kind] ?? 0];
+    return Math.abs(a - b) > JITTER(Math.max(a, b)) ? [`${kind} ${a} → ${b}`] : [];
+  });
+}
 
 test('docs/coverage.md and fixtures/request-estimates.json are current (regenerate with npm run coverage)', async () => {
   const generated = await generateCoverage();
   expect(readFileSync(COVERAGE_FILE, 'utf8')).toBe(generated.coverage);
-  expect(JSON.parse(readFileSync(ESTIMATES_FILE, 'utf8'))).toEqual(JSON.parse(generated.estimates));
+  const stored = JSON.parse(readFileSync(ESTIMATES_FILE, 'utf8')) as RequestEstimates;
+  const measured = JSON.parse(generated.estimates) as RequestEstimates;
+  expect(stored.measuredWith).toEqual(measured.measuredWith);
+  expect(stored.checks.map(shape)).toEqual(measured.checks.map(shape));
+  const stale = stored.checks.flatMap((c, i) => {
+    const m = measured.checks[i]!;
+    const off = [...drifted(c.requests, m.requests), ...drifted(c.propertyRequests ?? {}, m.propertyRequests ?? {})];
+    return off.length > 0 ? [`${c.clause} "${c.title}": ${off.join(', ')}`] : [];
+  });
+  expect(stale, 'request counts moved beyond window-boundary jitter').toEqual([]);
 });
