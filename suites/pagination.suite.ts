@@ -5,8 +5,8 @@ import { pageParam } from './arbitraries/pageParam.js';
 import { nonInteger } from './arbitraries/nonInteger.js';
 import type { QueryValue } from './arbitraries/queryValue.js';
 import { describePage, ensureRejected, envelope, itemsOnPage, requestOf, samePage, sendValue, signature, type PageParam } from './support/page-judge.js';
-import type { IdSet } from './support/id-set.js';
-import { walk, walkBudget, type WalkClause, type WalkResult } from './support/walk.js';
+import type { WalkClause, WalkResult } from './support/walk.js';
+import { judgeWalks, walkAtLimits } from './support/walks.js';
 
 // PAG: pagination (API document, Pagination envelope; Pagination parameters), on every list the
 // document and the profile offer. This suite runs before any suite writes (src/run/suite-order.ts):
@@ -49,38 +49,13 @@ async function firstPage(
 // (problems and counts, never pages) kept for the checks of every clause.
 
 function walksOf(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
-  return t.once(`walks of ${name}`, () => walkAll(t, name));
-}
-
-async function walkAll(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
   const { list, idField } = t.lists.endpoint(name);
-  const budget = walkBudget(t.profile.limits);
-  let known: { limit: number; ids: IdSet } | null = null;
-  const results: WalkResult[] = [];
-  for (const limit of WALK_LIMITS) {
-    const result = await walk((page, size) => t.http.get(list!, { query: { page, limit: size }, listSkeleton: { idField } }), {
-      limit,
-      idField,
-      budget,
-      known,
-    });
-    // The first complete walk is the one the others are compared with; no other id set is kept.
-    if (!known && result.ids) known = { limit, ids: result.ids };
-    results.push({ ...result, ids: null });
-  }
-  return results;
+  return t.once(`walks of ${name}`, () => walkAtLimits(t, list!, idField, WALK_LIMITS));
 }
 
 /** Fails on the first problem a walk found for `clause`; skips when no walk could be judged. */
-async function judgeWalks(t: CheckContext, name: CollectionName, clause: WalkClause): Promise<void> {
-  const results = await walksOf(t, name);
-  const changed = results.find((r) => r.unjudged?.startsWith('total_count changed'));
-  if (changed) t.skip(changed.unjudged!);
-  for (const result of results) {
-    const problem = result.problems[clause];
-    if (problem) t.fail(problem.reason, problem.evidence);
-  }
-  if (clause !== 'PAG-1' && results.every((r) => r.unjudged !== null)) t.skip(`no walk could be judged: ${results.map((r) => r.unjudged).join('; ')}`);
+async function judgeWalksOf(t: CheckContext, name: CollectionName, clause: WalkClause): Promise<void> {
+  judgeWalks(t, await walksOf(t, name), clause);
 }
 
 for (const name of COLLECTION_NAMES) {
@@ -98,7 +73,7 @@ for (const name of COLLECTION_NAMES) {
         const res = await t.http.get(list, { query });
         if (res.status === 200) envelope(t, res, 'a page of the list', 'PAG-1');
       }
-      await judgeWalks(t, name, 'PAG-1');
+      await judgeWalksOf(t, name, 'PAG-1');
     },
     { applies },
   );
@@ -195,7 +170,7 @@ for (const name of COLLECTION_NAMES) {
       'PAG-7': 'total_count items arrive in ceil(total_count/limit) pages',
       'PAG-8': 'each id once and every page but the last full',
     }[clause];
-    check(clause, `${label}: ${what} of walks at limits ${WALK_LIMITS.join(', ')}`, (t) => judgeWalks(t, name, clause), { applies });
+    check(clause, `${label}: ${what} of walks at limits ${WALK_LIMITS.join(', ')}`, (t) => judgeWalksOf(t, name, clause), { applies });
   }
 
   check(

@@ -1,7 +1,8 @@
-import { check, snippet, type CheckContext, type HttpResponse, errorOf, idsOf, type Envelope } from '../src/kit.js';
+import { check, snippet, type CheckContext, type HttpResponse, errorOf, idsOf } from '../src/kit.js';
 import fc from 'fast-check';
 import { INVALID_SUBMISSION_KINDS, invalidSubmission, type InvalidSubmission, type InvalidSubmissionKind } from './arbitraries/invalidSubmission.js';
 import { BOUNDARY_ROWS, rowData, type RowData } from './arbitraries/rowData.js';
+import { listAll } from './support/list-all.js';
 import {
   createSubmission,
   hasIndex,
@@ -193,24 +194,6 @@ interface Dimension {
   readonly filter: string;
   readonly a: string;
   readonly b: string;
-}
-
-/** Every item of a filtered list (a few pages at most), with the first page's envelope. */
-async function listAll(
-  t: CheckContext,
-  path: string,
-  query: Record<string, string>,
-): Promise<{ res: HttpResponse; page: Envelope; items: unknown[]; complete: boolean }> {
-  const first = await t.lists.fetchPage(path, { ...query, limit: 100 });
-  const items = [...first.page.items];
-  let page = 1;
-  let last = first.page;
-  while (last.has_more && page < 5) {
-    page++;
-    last = (await t.lists.fetchPage(path, { ...query, limit: 100, page })).page;
-    items.push(...last.items);
-  }
-  return { ...first, items, complete: !last.has_more };
 }
 
 check(
