@@ -31,8 +31,11 @@ export const VOCABULARY = {
   ],
   methods: ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE', 'PATCH'],
   credentials: ['main key', 'second account', 'created key', 'revoked key', 'unknown key', 'none', 'malformed'],
-  /** Of the resource a check acts on: a key never used, used, deleted (a missing resource is `deleted` too). */
-  states: ['fresh', 'used', 'deleted'],
+  /**
+   * Of the resource a check acts on: a key never used, used, deleted (a missing resource is
+   * `deleted` too); of a list: as the run's own writes left it (`after writes`: keys deleted, submissions created).
+   */
+  states: ['fresh', 'used', 'deleted', 'after writes'],
   /** Of the values a check sends or judges: absent, null, empty (`""`, `{}`, `[]`), at a bound, beyond ASCII, very long or large. */
   values: ['absent', 'null', 'empty', 'boundary', 'unicode', 'huge'],
 } as const;
@@ -115,6 +118,22 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   '*: a page past the end is empty with the same total, or 422 naming page': { values: ['boundary'] },
   '*: unusual spellings of page and limit are refused or read as the number they spell': { values: ['empty', 'boundary', 'huge'] },
   'property: unusual spellings are refused naming the parameter or read as exactly the number spelled': { values: ['empty', 'boundary', 'huge'] },
+  // The lists the run wrote to, walked again after its writes (issue 27): made once by the PAG-6 check.
+  'API keys, after the run deleted its keys: has_more is exact on every page of walks at limits 100, 1': {
+    states: ['deleted', 'after writes'],
+    values: ['boundary'],
+  },
+  'API keys, after the run deleted its keys: total_count items arrive in ceil(total_count/limit) pages of walks at limits 100, 1': {
+    judges: ['PAG-6'],
+    states: ['deleted', 'after writes'],
+    values: ['boundary'],
+  },
+  "submissions, after the run's submissions: has_more is exact on every page of walks at limits 100, 1": { states: ['after writes'], values: ['boundary'] },
+  "submissions, after the run's submissions: total_count items arrive in ceil(total_count/limit) pages of walks at limits 100, 1": {
+    judges: ['PAG-6'],
+    states: ['after writes'],
+    values: ['boundary'],
+  },
 
   // AUTH
   'every endpoint answers 401 without the Authorization header': {},
@@ -156,6 +175,9 @@ export const CHECK_DIMENSIONS: Readonly<Record<string, CheckDimensions>> = {
   'for *, path locates the fault*': {},
   "for a row without data, path locates the fault, the row's index included": { values: ['absent'] },
   'listing submissions filtered by workspace or taxonomy narrows the list, and total_count counts the matches': {},
+  "after the run's submissions, the lists filtered by the workspace and the taxonomy they went to hold as many items as their total_count says": {
+    states: ['after writes'],
+  },
   'rows at the boundaries of data (empty data objects alone and beside filled ones, empty arrays, empty strings and nulls inside, the deepest nesting and longest string generated) never get a 5xx, and get 201 where any data object is accepted':
     { values: ['null', 'empty', 'boundary', 'unicode', 'huge'] },
   'generated well-formed rows never get a 5xx, and get 201 where any data object is accepted': { values: ['null', 'empty', 'boundary', 'unicode', 'huge'] },
@@ -212,8 +234,9 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'PAG-3': { endpoints: LISTS, values: ['boundary'] },
   'PAG-4': { endpoints: LISTS, values: ['boundary', 'huge'] },
   'PAG-5': { endpoints: LISTS },
-  'PAG-6': { endpoints: LISTS },
-  'PAG-7': { endpoints: LISTS, values: ['empty'] },
+  // The lists the run writes to are judged again as its writes left them (issue 27, class 6).
+  'PAG-6': { endpoints: LISTS, states: ['after writes'] },
+  'PAG-7': { endpoints: LISTS, states: ['after writes'], values: ['empty'] },
   'PAG-8': { endpoints: LISTS },
   'PAG-9': { endpoints: LISTS, values: ['boundary'] },
   'PAG-10': { endpoints: LISTS, values: ['empty', 'boundary', 'huge'] },
@@ -241,7 +264,7 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'KEY-8': { endpoints: ['api_keys'], methods: ['POST'], values: ['absent'] },
   'SUB-1': { endpoints: ['submissions'], methods: ['POST'] },
   'SUB-2': { endpoints: ['submissions'], methods: ['POST'], values: ['absent'] },
-  'SUB-4': { endpoints: ['submissions'], methods: ['GET', 'POST'] },
+  'SUB-4': { endpoints: ['submissions'], methods: ['GET', 'POST'], states: ['after writes'] },
   'SUB-5': { endpoints: ['submissions'], methods: ['POST'], values: ['null', 'empty', 'boundary', 'unicode', 'huge'] },
   'ERR-3': { values: ['absent'] },
   'ERR-5': { endpoints: RETRIEVALS, states: ['deleted'] },

@@ -1,6 +1,7 @@
 import defaultLimitFifty from '../default-limit-fifty.js';
 import exponentParseInt from '../exponent-parse-int.js';
 import hasMoreOffByOne from '../has-more-off-by-one.js';
+import keyTotalCountsDeleted from '../key-total-counts-deleted.js';
 import limitParseCrash from '../limit-parse-crash.js';
 import limitZeroUnbounded from '../limit-zero-unbounded.js';
 import maxLimitRefused from '../max-limit-refused.js';
@@ -29,4 +30,5 @@ export const PAGINATION_MUTANTS = {
   'limit-zero-unbounded': limitZeroUnbounded,
   'total-count-as-string': totalCountAsString,
   'unstable-list-order': unstableListOrder,
+  'key-total-counts-deleted': keyTotalCountsDeleted,
 } as const;

@@ -2,11 +2,12 @@ import { basename } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The order suites run in. Walks of collections come before anything writes; checks that send
- * requests without a key come before the rate-limit suite spends the per-IP budget on purpose;
- * the run-wide phase judges the whole log, so it comes last.
+ * The order suites run in. Walks of collections come before anything writes, and again after the
+ * writes (after-writes, once the rate-limit suite's waits have left the main key's budget whole);
+ * checks that send requests without a key come before the rate-limit suite spends the per-IP
+ * budget on purpose; the run-wide phase judges the whole log, so it comes last.
  */
-export const SUITE_ORDER = ['general', 'resources', 'pagination', 'errors', 'auth', 'submissions', 'keys', 'rate-limits', 'run-wide'] as const;
+export const SUITE_ORDER = ['general', 'resources', 'pagination', 'errors', 'auth', 'submissions', 'keys', 'rate-limits', 'after-writes', 'run-wide'] as const;
 
 /** A suite file's registry name: `suites/keys.suite.ts` is `keys`. */
 export function suiteName(file: string): string {

@@ -1,0 +1,73 @@
+import { check, type CheckContext, type RunContext, collections, type CollectionName } from '../src/kit.js';
+import { listAll } from './support/list-all.js';
+import { taxonomyIds, workspaceIds } from './support/submissions.js';
+import type { WalkClause, WalkResult } from './support/walk.js';
+import { judgeWalks, walkAtLimits } from './support/walks.js';
+
+// Lists as the run's own writes left them (API document, Pagination envelope; issue 27). The
+// pagination suite judges every list before anything writes; by now the run has deleted the keys
+// it created (auth, keys and rate-limits suites) and created its submissions (submissions suite).
+// The key list and the submission list must still agree with themselves (total_count, has_more
+// and the items: PAG-6, PAG-7), and a filtered submission list's total_count must count what
+// matches (SUB-4). Reads only, with the main key, after the rate-limit suite's waits, which leave
+// its budget whole; nothing is created for the purpose.
+
+/** The lists the run writes to, and the writes that changed them. */
+const WRITTEN: Partial<Record<CollectionName, string>> = {
+  apiKeys: 'API keys, after the run deleted its keys',
+  submissions: "submissions, after the run's submissions",
+};
+
+/** One item a page makes every page a boundary (has_more on each); 100 counts the items in one or a few requests. */
+const LIMITS = [100, 1] as const;
+
+const applies = (name: CollectionName) => (run: RunContext) => {
+  if (run.readOnly) return 'read-only: the run wrote nothing, the lists are as the pagination suite judged them';
+  return collections(run.profile)[name].list ? true : `the profile declares no list path for ${name === 'apiKeys' ? 'API keys' : name}`;
+};
+
+/** The walks of a written list, made once by the first check that judges them. */
+function walksOf(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
+  const { list, idField } = t.lists.endpoint(name);
+  return t.once(`walks after writes of ${name}`, () => walkAtLimits(t, list!, idField, LIMITS));
+}
+
+for (const [name, label] of Object.entries(WRITTEN) as [CollectionName, string][]) {
+  for (const clause of ['PAG-6', 'PAG-7'] as const satisfies readonly WalkClause[]) {
+    const what = {
+      'PAG-6': 'has_more is exact on every page',
+      'PAG-7': 'total_count items arrive in ceil(total_count/limit) pages',
+    }[clause];
+    check(clause, `${label}: ${what} of walks at limits ${LIMITS.join(', ')}`, async (t) => judgeWalks(t, await walksOf(t, name), clause), {
+      applies: applies(name),
+    });
+  }
+}
+
+check(
+  'SUB-4',
+  "after the run's submissions, the lists filtered by the workspace and the taxonomy they went to hold as many items as their total_count says",
+  async (t) => {
+    const listPath = t.profile.paths.submissionList!;
+    const filters = t.profile.submissions.listFilters!;
+    const filtered = [
+      { what: 'workspace', filter: filters.workspace!, id: workspaceIds(t)[0] },
+      { what: 'taxonomy', filter: filters.taxonomy!, id: taxonomyIds(t)[0] },
+    ].filter((f): f is { what: string; filter: string; id: string } => f.id !== undefined);
+    if (filtered.length === 0) t.skip('the target lists no workspace and no taxonomy to filter by');
+    let counted = 0;
+    for (const { what, filter, id } of filtered) {
+      const listed = await listAll(t, listPath, { [filter]: id });
+      if (!listed.complete) continue;
+      counted++;
+      t.ensure(
+        listed.items.length === listed.page.total_count,
+        () =>
+          `${listPath}?${filter}=${id}, filtered by the ${what} the run submitted to, lists ${listed.items.length} submissions over its pages but says total_count ${listed.page.total_count}`,
+        listed.res,
+      );
+    }
+    if (counted === 0) t.skip('each filtered list holds more submissions than a few pages: none could be counted whole');
+  },
+  { applies: (run) => (run.readOnly ? "read-only: the run created no submission, SUB-4's own check judges the filters" : true) },
+);
