@@ -38,7 +38,7 @@ export async function authenticate(state: ReferenceState, req: FastifyRequest, r
   if (!key || (key.revokedAtMs !== null && now - key.revokedAtMs >= state.behaviour.revokedGraceMs)) {
     return sendError(reply, 401, 'authentication_error', 'The API key is invalid or has been revoked.');
   }
-  const window = state.limiter.hit(state.behaviour.rateBucket(key), limits.perKeyPerMinute);
+  const window = state.limiter.hit(state.behaviour.rateBucket(key, req.url.split('?')[0]!), limits.perKeyPerMinute);
   setRateHeaders(state, reply, window);
   if (window.exceeded) return tooMany(state, reply, window.resetAtMs);
   key.lastUsedAt = new Date(now).toISOString();

@@ -16,8 +16,11 @@ export interface Behaviour {
   resetHeader(resetAtMs: number, nowMs: number): number;
   /** The Retry-After (and the wait the 429 message states) for a window ending at `resetAtMs`. */
   retryAfterSeconds(resetAtMs: number, nowMs: number): number;
-  /** The limiter bucket a key's requests count against: the key itself (API document, Limits). */
-  rateBucket(key: { readonly id: string; readonly accountId: string }): string;
+  /**
+   * The limiter bucket a key's request to `path` (no query) counts against: the key itself, for
+   * all authenticated requests whatever the path (API document, Limits).
+   */
+  rateBucket(key: { readonly id: string; readonly accountId: string }, path: string): string;
   /** Seconds a revoked key keeps working (a cache, in a faulty server). */
   revokedGraceMs: number;
   /**

@@ -273,7 +273,8 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'ERR-8': { endpoints: ['other paths'] },
   'ERR-9': { endpoints: RETRIEVALS.filter((e) => e !== 'records/{id}'), states: ['deleted'] },
   'RATE-1': { credentials: ['main key', 'second account', 'created key'], methods: ['GET', 'POST', 'DELETE'] },
-  'RATE-3': { values: ['boundary'] },
+  // "All authenticated requests": the exhausting burst takes several routes in turn (issue 27, class 7).
+  'RATE-3': { endpoints: ['workspaces', 'governance_models', 'records', 'api_keys'], values: ['boundary'] },
   'RATE-6': { credentials: ['main key', 'created key'] },
   'RATE-7': { credentials: ['none'], values: ['boundary'] },
 };

@@ -4,14 +4,26 @@ import { provokeLimit, type BurstResult } from './support/bursts.js';
 // RATE: limits per key and per IP address (API document, Limits). RATE-1/2/8/9 are judged over every
 // response of the run (suites/run-wide.suite.ts); this suite provokes the limits on purpose.
 //
-// One key is created for the purpose and exhausted once, so that the main key keeps its budget;
-// the checks share that one exhaustion (whichever runs first provokes it). The wait RATE-5 needs
+// One key is created for the purpose and exhausted once, so that the main key keeps its budget,
+// by a burst over several list routes in turn (the budget is the key's, whatever the route); the
+// checks share that one exhaustion (whichever runs first provokes it). The wait RATE-5 needs
 // runs in the background while RATE-6 and RATE-7 proceed. The suite runs after every other one
 // that sends requests without a key (src/run/suite-order.ts), and RATE-7 first waits for a window
 // that holds none of them, so that no check expecting a 401 meets the 429s it provokes.
 
-/** A cheap authenticated read: the request every burst repeats. */
+/** A cheap authenticated read: the request every burst without a key repeats, and every single probe. */
 const PROBE = { path: '/api/v1/workspaces', query: { limit: 1 } } as const;
+
+/**
+ * The cheap reads a key's exhausting burst takes in turn: the document's lists and the profile's
+ * key list, one item a page. The budget is per key "for all authenticated requests" (API document,
+ * Limits), so a burst spread over routes meets its 429 at the same ceiling as one on a single path;
+ * a budget kept per route lets it run on.
+ */
+function burstRoutes(t: CheckContext): string[] {
+  const routes = ['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', t.profile.paths.apiKeyList];
+  return [...new Set(routes.filter((route): route is string => route !== null))];
+}
 
 /** The exhaustion of the created key, and what was seen right after it. */
 interface Exhaustion {
@@ -43,13 +55,16 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
   const auth = t.keys.credential(key);
   const { perKeyPerMinute, windowSeconds } = t.profile.limits;
   const probe = (credential: 'main' | typeof auth) => http.get(PROBE.path, { query: PROBE.query, auth: credential, pace: false, expect429: true });
+  const routes = burstRoutes(t);
+  let sent = 0;
+  const nextRoute = () => routes[sent++ % routes.length]!;
   let mainRefusals = 0;
   for (let attempt = 1; ; attempt++) {
     // The main key's probe must not wait for the pacer once the created key is refused: a wait
     // into the next window would prove nothing. Its budget is set aside first.
     await budget.reserve('main', 1);
     const burst = await provokeLimit({
-      send: () => probe(auth),
+      send: () => http.get(nextRoute(), { query: PROBE.query, auth, pace: false, expect429: true }),
       ceiling: perKeyPerMinute,
       windowMs: windowSeconds * 1000,
       untilFresh: () => budget.untilFresh(auth),
@@ -155,7 +170,7 @@ check(
   async (t) => {
     const { burst, again } = await exhausted(t);
     const ceiling = t.profile.limits.perKeyPerMinute;
-    const res = first429Of(t, burst, 'on a new key', ceiling);
+    const res = first429Of(t, burst, `on a new key (GET ${burstRoutes(t).join(', ')} in turn)`, ceiling);
     const error = (t.json(res) as { error?: Record<string, unknown> } | null)?.error;
     t.ensure(error && typeof error === 'object', 'the 429 body has no error object', res);
     t.ensure(error!.type === 'rate_limit_error', () => `the 429 has type ${JSON.stringify(error!.type)}, not "rate_limit_error"`, res);

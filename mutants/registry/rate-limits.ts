@@ -1,5 +1,6 @@
 import rateAccountBucket from '../rate-account-bucket.js';
 import rateAnonymousUnlimited from '../rate-anonymous-unlimited.js';
+import rateBucketPerRoute from '../rate-bucket-per-route.js';
 import rateIpBudgetCountsKeys from '../rate-ip-budget-counts-keys.js';
 import rateRetryAfterMilliseconds from '../rate-retry-after-milliseconds.js';
 import rateRemainingStaleOnPicklists from '../rate-remaining-stale-on-picklists.js';
@@ -33,4 +34,5 @@ export const RATE_LIMIT_MUTANTS = {
   'rate-account-bucket': rateAccountBucket,
   'rate-headers-missing-on-picklists': rateHeadersMissingOnPicklists,
   'rate-refusal-resets-count': rateRefusalResetsCount,
+  'rate-bucket-per-route': rateBucketPerRoute,
 } as const;
