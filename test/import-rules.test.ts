@@ -33,15 +33,16 @@ const FORBIDDEN: Record<string, readonly string[]> = {
     'src/keys',
     'src/report',
     'src/run',
+    'src/secrets',
     'suites',
     'mutants',
     'variants',
     'test',
     'reporters',
   ],
-  mutants: ['suites', 'variants', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report'],
-  variants: ['suites', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report'],
-  reporters: ['suites', 'reference', 'mutants', 'variants', 'test', 'src/run', 'src/report'],
+  mutants: ['suites', 'variants', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report', 'src/secrets'],
+  variants: ['suites', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report', 'src/secrets'],
+  reporters: ['suites', 'reference', 'mutants', 'variants', 'test', 'src/run', 'src/report', 'src/secrets'],
 };
 
 function sources(dir: string): string[] {

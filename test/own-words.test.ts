@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { Redactor } from '../src/http/redactor.js';
+import { Redactor } from '../src/secrets/redactor.js';
 import type { ConformanceDocument } from '../src/report/document.js';
-import { alteredOwnWords } from '../src/report/own-words.js';
+import { alteredOwnWords } from '../src/secrets/own-words.js';
 
 // A value wrongly taken for a secret must never rewrite a verdict: a report whose own words the
 // redaction would alter is a fault of the suite, and the run says so (inconclusive).

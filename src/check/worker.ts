@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { RemoteBroker } from '../broker/remote.js';
 import { HttpClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
-import { Redactor } from '../http/redactor.js';
+import { Redactor } from '../secrets/redactor.js';
 import type { RunContext } from '../run/context.js';
 
 /**

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import type { Redactor } from '../http/redactor.js';
+import type { Redactor } from '../secrets/redactor.js';
 import { MANIFEST_FILE, writeManifest } from '../integrity/manifest.js';
 import type { SigningKey } from '../integrity/signing-key.js';
 import { readReportFile } from './baseline.js';
 import type { ConformanceDocument } from './document.js';
-import { scrubReports } from './leak-scan.js';
+import { scrubReports } from '../secrets/leak-scan.js';
 import { REPORT_FILES, writeReports } from './write.js';
 
 export interface Published {

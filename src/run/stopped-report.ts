@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Broker } from '../broker/broker.js';
 import type { Settings } from '../config/settings.js';
-import { Redactor } from '../http/redactor.js';
+import { Redactor } from '../secrets/redactor.js';
 import type { SigningKey } from '../integrity/signing-key.js';
 import { MANIFEST_FILE } from '../integrity/manifest.js';
 import type { LoadedProfile } from '../profile/profile.js';

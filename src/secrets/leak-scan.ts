@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '../report/atomic.js';
 import { join } from 'node:path';
-import type { Redactor } from '../http/redactor.js';
+import type { Redactor } from './redactor.js';
 import type { Output } from '../run/output.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Redactor } from '../http/redactor.js';
-import type { ConformanceDocument } from './document.js';
+import type { Redactor } from './redactor.js';
+import type { ConformanceDocument } from '../report/document.js';
 
 /**
  * The suite's own words in a report: the verdict, clause IDs, levels, statuses, sections,
