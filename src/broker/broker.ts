@@ -1,7 +1,8 @@
 import type { Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
-import { FAILED_CREDENTIALS_BUCKET, Pacer, rateHeaders, type PacerOptions } from '../pacing/pacer.js';
+import { rateHeaders } from '../http/rate-headers.js';
+import { FAILED_CREDENTIALS_BUCKET, Pacer, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 import { SubmissionCap } from './submission-cap.js';
 

@@ -1,5 +1,5 @@
 import { TransportFailure } from '../http/client.js';
-import { rateHeaders } from '../pacing/pacer.js';
+import { rateHeaders } from '../http/rate-headers.js';
 import { fillPath } from '../profile/profile.js';
 import type { KeyDeletion } from './deletion.js';
 import { PROBE_PATH } from './paths.js';
