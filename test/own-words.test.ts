@@ -18,7 +18,7 @@ const document = {
       status: 'fail',
       section: 'Authentication',
       summary: 'After creation, no response contains a part of the secret.',
-      checks: [{ clause: 'KEY-4', title: 'no response of the run contains a part of its secret', status: 'fail' }],
+      checks: [{ clause: 'KEY-4', key: 'run-wide', title: 'no response of the run contains a part of its secret', status: 'fail' }],
     },
   ],
 } as unknown as ConformanceDocument;

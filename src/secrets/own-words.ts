@@ -3,7 +3,7 @@ import type { ConformanceDocument } from '../report/document.js';
 
 /**
  * The suite's own words in a report: the verdict, clause IDs, levels, statuses, sections,
- * summaries and check titles. Redaction must never change them; if it would, a value taken for
+ * summaries, check keys and titles. Redaction must never change them; if it would, a value taken for
  * a secret overlaps the suite's vocabulary, and no verdict read from the report can be trusted.
  */
 function ownWords(document: ConformanceDocument): string {
@@ -11,7 +11,7 @@ function ownWords(document: ConformanceDocument): string {
     format: document.format,
     verdict: document.verdict,
     complete: document.complete,
-    clauses: document.clauses.map((c) => [c.id, c.level, c.family, c.status, c.section, c.summary, c.checks.map((k) => [k.clause, k.title, k.status])]),
+    clauses: document.clauses.map((c) => [c.id, c.level, c.family, c.status, c.section, c.summary, c.checks.map((k) => [k.clause, k.key, k.title, k.status])]),
   });
 }
 
