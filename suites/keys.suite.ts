@@ -1,16 +1,4 @@
-import {
-  check,
-  sleep,
-  type CheckContext,
-  type HttpResponse,
-  errorOf,
-  hasValueAnywhere,
-  KEY_CREATION_PATH,
-  PROBE_PATH,
-  type CreatedKey,
-  type KeyListPage,
-  type UsableKey,
-} from '../src/kit.js';
+import { check, sleep, type CheckContext, type HttpResponse, errorOf, hasValueAnywhere, KEY_CREATION_PATH, PROBE_PATH, type CreatedKey } from '../src/kit.js';
 
 // KEY: the API key lifecycle (API document, Other resources; Details and open points; Authentication).
 // Every key a check creates is deleted by the check, and by the run's cleanup when the check
