@@ -56,8 +56,8 @@ describe('the npm package', () => {
       'fixtures/request-estimates.json',
       'build-info.json',
       'dist/types/src/index.d.ts',
-      'dist/types/src/report/types.d.ts',
-      'src/report/types.mjs',
+      'dist/types/src/report-types.d.ts',
+      'src/report-types.mjs',
     ]) {
       expect(paths, file).toContain(file);
     }

@@ -1,4 +1,4 @@
-import type { Output } from '../run/output.js';
+import type { Output } from '../output.js';
 
 /** A CLI command: takes the arguments after its name, returns the exit status. */
 export type Command = (args: readonly string[], io: Output) => Promise<number>;

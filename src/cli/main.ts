@@ -1,6 +1,6 @@
 import { HelpRequested, USAGE } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
-import { consoleOutput } from '../run/output.js';
+import { consoleOutput } from '../output.js';
 import type { Command } from './command.js';
 
 /** A command loaded when it is called: `verify` and `diff` need not load vitest and the reference. */

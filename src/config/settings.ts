@@ -5,7 +5,7 @@ import dotenv from 'dotenv';
 import { ConformanceError } from '../errors.js';
 import type { SigningKeySource } from '../integrity/signing-key.js';
 import { checkCertifiable } from './run-mode.js';
-import { parseSelectors } from '../run/selection.js';
+import { parseSelectors } from '../clauses/selection.js';
 
 /** A run's settings, from flags, the environment and `.env` (run interface, "How a run is pointed at a target"). */
 export interface Settings {

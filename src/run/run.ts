@@ -22,7 +22,7 @@ import { verdictLines } from '../report/terminal.js';
 import { sleep } from '../sleep.js';
 import { cleanupCreated } from './cleanup.js';
 import { onInterrupt, SIGNAL_EXIT, type StopSignal } from './interrupt.js';
-import type { RunContext } from './context.js';
+import type { RunContext } from '../check/run-context.js';
 import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
 import { inferKeyPrefix } from '../keys/prefix.js';
@@ -30,17 +30,17 @@ import { createKeyPool } from '../keys/pool.js';
 import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates, type Estimate } from './estimates.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
-import { consoleOutput, type Output } from './output.js';
-import { preflight } from './preflight.js';
+import { consoleOutput, type Output } from '../output.js';
+import { preflight } from '../target/preflight.js';
 import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
-import { propertyBudget } from './property-budget.js';
-import { certificationVerdict } from './certification.js';
+import { propertyBudget } from '../check/property-budget.js';
+import { certificationVerdict } from '../verdict/certification.js';
 import { runModeOf } from '../config/run-mode.js';
 import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
 import { openTarget, type Target } from './target.js';
-import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from './verdict.js';
+import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from '../verdict/verdict.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
 import { probesDeletion } from './write-plan.js';
 
@@ -388,7 +388,7 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (done ??= fn());
 }
 
-export { propertyBudget } from './property-budget.js';
+export { propertyBudget } from '../check/property-budget.js';
 
 /**
  * Keys the run spreads its work over, the configured one included (1: no pool): as many as

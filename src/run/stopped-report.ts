@@ -10,7 +10,7 @@ import { publish, type Published } from '../report/publish.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
 import { publicSettings } from './public-settings.js';
 import { runModeOf } from '../config/run-mode.js';
-import { notRunCount, type ClauseResult } from './verdict.js';
+import { notRunCount, type ClauseResult } from '../verdict/verdict.js';
 
 export interface StoppedRun {
   readonly settings: Settings;

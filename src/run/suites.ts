@@ -5,8 +5,8 @@ import { startVitest, type Reporter, type Vitest } from 'vitest/node';
 import { GithubAnnotationsReporter } from '../../reporters/github-annotations.js';
 import { ProgressReporter } from '../../reporters/progress.js';
 import { vitestOutput } from '../../reporters/vitest-output.js';
-import type { RunContext } from './context.js';
-import type { Output } from './output.js';
+import type { RunContext } from '../check/run-context.js';
+import type { Output } from '../output.js';
 import { SuiteOrder } from './suite-order.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 

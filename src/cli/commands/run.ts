@@ -2,7 +2,7 @@ import { readSettings, reportDirOf, unreadSettings, type Settings } from '../../
 import { ConformanceError } from '../../errors.js';
 import { run } from '../../run/run.js';
 import { writeStoppedReport } from '../../run/stopped-report.js';
-import { stoppedResults } from '../../run/verdict.js';
+import { stoppedResults } from '../../verdict/verdict.js';
 import type { Command } from '../command.js';
 
 /** `conformance [run]`: the whole suite against the target. */
