@@ -2,7 +2,8 @@
  * The kit: what a vendor may import from `api-v1-conformance` (index.mjs loads it compiled, or through tsx: bin/compiled.mjs).
  * Anything not exported here is internal and may change without notice.
  */
-export { run, propertyBudget } from './run/run.js';
+export { run } from './run/run.js';
+export { propertyBudget } from './check/property-budget.js';
 export { readSettings, type Settings } from './config/settings.js';
 export { loadProfile, parseProfile, type LoadedProfile, type Profile } from './profile/profile.js';
 export { CLAUSES, CLAUSE_IDS, CATALOGUE_VERSION, FAMILIES } from './clauses/catalogue.js';

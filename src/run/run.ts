@@ -7,10 +7,9 @@ import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
 import type { LedgerEntry } from '../broker/ledger.js';
 import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
-import { DEFAULT_MAX_KEYS, type Settings } from '../config/settings.js';
+import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { bucketOfCredential, closeDispatcher, HttpClient } from '../http/client.js';
-import { isLoopback } from '../http/loopback.js';
 import { loadSigningKey, type SigningKey } from '../integrity/signing-key.js';
 import { MANIFEST_FILE } from '../integrity/manifest.js';
 import { buildDocument, type Stopped } from '../report/document.js';
@@ -27,7 +26,8 @@ import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
 import { inferKeyPrefix } from '../keys/prefix.js';
 import { createKeyPool } from '../keys/pool.js';
-import type { Profile } from '../profile/profile.js';
+import { poolSizeFor } from '../keys/pool-size.js';
+import { clockMarginMs } from '../pacing/margin.js';
 import { estimate, loadEstimates, type Estimate } from './estimates.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import { consoleOutput, type Output } from '../output.js';
@@ -135,8 +135,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         perKey: profile.limits.perKeyPerMinute,
         anonymous: profile.limits.unauthenticatedPerMinute,
         windowMs: profile.limits.windowSeconds * 1000,
-        // A target on this machine shares its clock; a remote one may be a second apart.
-        marginMs: isLoopback(baseUrl) ? 30 : 1000,
+        marginMs: clockMarginMs(baseUrl),
       },
     });
     state.broker = broker;
@@ -189,8 +188,10 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     state.notes = checked.notes;
     for (const note of checked.notes) io.out(`  note: ${note}`);
     const propertyRuns = settings.propertyRuns ?? propertyBudget();
-    const poolSize = poolSizeFor(settings, profile, keys.other !== null, propertyRuns);
     const selection = { only: settings.only, skip: settings.skip };
+    const oneKeyMainRequests = () =>
+      estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey: keys.other !== null }, 1, propertyRuns).requests.main;
+    const poolSize = poolSizeFor(settings, oneKeyMainRequests, profile.limits.perKeyPerMinute);
     const expectedRun = estimate(
       loadEstimates(),
       { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey: keys.other !== null },
@@ -386,29 +387,4 @@ function expectedRemainingS(broker: Broker, expected: Estimate | null): number |
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
   let done: Promise<T> | null = null;
   return () => (done ??= fn());
-}
-
-export { propertyBudget } from '../check/property-budget.js';
-
-/**
- * Keys the run spreads its work over, the configured one included (1: no pool): as many as
- * `--max-keys` says, or by default as many as keep each key's share of the selected checks within
- * one window at the declared limits (at most DEFAULT_MAX_KEYS), and none where one key's share
- * already fits in a window, so that a run that would not wait creates no key for speed (`--only
- * GEN`: a dozen requests). The same rule against the embedded reference, whose one-second windows
- * pace one key's thousand requests over ten seconds that ten keys spend in one. Never for a
- * read-only run. The pool itself is made only where keys can be deleted (`keys/pool.ts`).
- */
-export function poolSizeFor(
-  settings: Pick<Settings, 'readOnly' | 'maxKeys' | 'only' | 'skip'>,
-  profile: Profile,
-  hasOtherAccountKey: boolean,
-  propertyRuns: number,
-): number {
-  if (settings.readOnly) return 1;
-  if (settings.maxKeys !== null) return settings.maxKeys;
-  const selection = { only: settings.only, skip: settings.skip };
-  const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
-  const windows = main / profile.limits.perKeyPerMinute;
-  return windows <= 1 ? 1 : Math.min(DEFAULT_MAX_KEYS, Math.ceil(windows));
 }
