@@ -11,12 +11,10 @@ import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { bucketOfCredential, closeDispatcher, HttpClient } from '../http/client.js';
 import { loadSigningKey, type SigningKey } from '../integrity/signing-key.js';
-import { MANIFEST_FILE } from '../integrity/manifest.js';
-import { buildDocument, type Stopped } from '../report/document.js';
+import type { Stopped } from '../report/document.js';
 import { guardOutput } from '../report/leak-scan.js';
-import { publish } from '../report/publish.js';
-import { alteredOwnWords } from '../report/own-words.js';
-import { baselineExitCode, compareReports, readReportFile } from '../report/baseline.js';
+import { publishRun } from '../report/publish.js';
+import { baselineExitCode, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
 import { sleep } from '../sleep.js';
 import { cleanupCreated } from './cleanup.js';
@@ -272,42 +270,35 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     await state.teardown();
 
     const results = clauseResults(collector.records, state.clauses);
-    const judged = (suiteFaults: readonly string[]) => {
-      const plain = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
-      return settings.certify ? certificationVerdict(plain, results, state.clauses) : plain;
-    };
-    let verdict = judged(collector.suiteFaults);
-    const documentInput = {
-      verdict,
-      results,
-      baseUrl,
-      embedded,
-      ...(target.note ? { targetNote: target.note } : {}),
-      profile: loaded,
-      mode: runModeOf(settings),
-      argv: settings.argv,
-      settings: publicSettings(settings),
-      seed,
-      startedAt,
-      endedAt: new Date(),
-      log: broker.log(),
-      waitedMs: broker.pacer.waitedMs,
-      ledger: broker.ledger.entries,
-      preflightNotes: checked.notes,
+    const clauses = state.clauses;
+    const { document, verdict, published } = publishRun({
+      document: {
+        results,
+        baseUrl,
+        embedded,
+        ...(target.note ? { targetNote: target.note } : {}),
+        profile: loaded,
+        mode: runModeOf(settings),
+        argv: settings.argv,
+        settings: publicSettings(settings),
+        seed,
+        startedAt,
+        endedAt: new Date(),
+        log: broker.log(),
+        waitedMs: broker.pacer.waitedMs,
+        ledger: broker.ledger.entries,
+        preflightNotes: checked.notes,
+      },
       suiteFaults: collector.suiteFaults,
-      integrity: { manifest: MANIFEST_FILE, signed: signingKey !== null, publicKeyFingerprint: signingKey?.fingerprint ?? null },
-    };
-    let document = buildDocument(documentInput);
-    // A report whose own words a redaction altered carries no verdict anyone may trust.
-    const altered = alteredOwnWords(document, broker.redactor);
-    if (altered) {
-      const suiteFaults = [...collector.suiteFaults, altered];
-      verdict = judged(suiteFaults);
-      if (verdict.verdict !== 'inconclusive') verdict = { ...verdict, verdict: 'inconclusive', exitCode: 2, because: `the suite itself broke: ${altered}` };
-      document = buildDocument({ ...documentInput, verdict, suiteFaults });
-    }
-    if (baseline) document.baseline = compareReports(baseline, document, basename(settings.baselineFile!));
-    const published = publish(document, settings.reportDir, broker.redactor, signingKey);
+      judge: (suiteFaults) => {
+        const plain = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
+        return settings.certify ? certificationVerdict(plain, results, clauses) : plain;
+      },
+      redactor: broker.redactor,
+      baseline: baseline ? { report: baseline, name: basename(settings.baselineFile!) } : null,
+      dir: settings.reportDir,
+      signingKey,
+    });
     const leaked = [...published.leaked];
     if (guarded.leaks > 0) leaked.push('the console output');
     if (leaked.length > 0) {
