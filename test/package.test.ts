@@ -55,7 +55,7 @@ describe('the npm package', () => {
       'schemas/fleet.schema.json',
       'fixtures/request-estimates.json',
       'build-info.json',
-      'dist/types/src/index.d.ts',
+      'dist/types/bin/index.d.ts',
       'dist/types/src/report-types.d.ts',
       'src/report-types.mjs',
     ]) {

@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Vitest } from 'vitest/node';
-import { ConformanceReporter } from '../../reporters/conformance.js';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
 import type { LedgerEntry } from '../broker/ledger.js';
@@ -28,13 +27,14 @@ import { poolSizeFor } from '../keys/pool-size.js';
 import { clockMarginMs } from '../pacing/margin.js';
 import { estimate, loadEstimates, type Estimate } from './estimates.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
-import { consoleOutput, type Output } from '../output.js';
+import type { Output } from '../output.js';
 import { preflight } from '../target/preflight.js';
 import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
 import { propertyBudget } from '../check/property-budget.js';
 import { certificationVerdict } from '../verdict/certification.js';
 import { runModeOf } from '../config/run-mode.js';
+import type { RecordCollector, RunParts } from './parts.js';
 import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
 import { openTarget, type Target } from './target.js';
@@ -42,8 +42,11 @@ import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseConte
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
 import { probesDeletion } from './write-plan.js';
 
-/** Runs the whole suite once and returns the exit status (run interface, Verdict and exit status). */
-export async function run(settings: Settings, io: Output = consoleOutput): Promise<number> {
+/**
+ * Runs the whole suite once and returns the exit status (run interface, Verdict and exit status),
+ * with the reporters and the embedded reference its composition root hands it (`parts`).
+ */
+export async function run(settings: Settings, io: Output, parts: RunParts): Promise<number> {
   const startedAt = new Date();
   const embedded = settings.baseUrl === null;
   // What the report of a run that stops early draws on, filled in as the run gets there.
@@ -52,7 +55,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     broker: Broker | null;
     seed: number | null;
     notes: readonly string[];
-    collector: ConformanceReporter | null;
+    collector: RecordCollector | null;
     clauses: ClauseContext | null;
     signingKey: SigningKey | null;
     teardown: ((withinMs?: number) => Promise<unknown>) | null;
@@ -116,7 +119,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const signingKey = state.signingKey;
     // A provisional report, replaced at the end: a run killed outright leaves one that says it did not finish.
     if (!settings.dryRun) stopReport('unfinished', 'the run did not finish', stoppedResults([], null, 'the run did not finish'));
-    state.target = await openTarget(settings);
+    state.target = await openTarget(settings, parts.startEmbeddedTarget);
     const target = state.target;
     const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
@@ -244,7 +247,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       timeoutMs: settings.timeoutMs,
       preflight: checked,
     };
-    const collector = new ConformanceReporter();
+    const collector = parts.collector();
     state.collector = collector;
     state.clauses = { selection, profile, hasOtherAccountKey: keys.other !== null, readOnly: settings.readOnly };
     if (interrupt.signal) return await interrupted(interrupt.signal);
@@ -252,6 +255,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const suites = runSuites({
       context,
       collector,
+      reporters: parts,
       io,
       // Hands over the running vitest, so that a signal can stop it and clean up (interrupt.ts).
       onStart: (vitest) => {

@@ -6,7 +6,7 @@ import { stoppedResults } from '../../verdict/verdict.js';
 import type { Command } from '../command.js';
 
 /** `conformance [run]`: the whole suite against the target. */
-export const runCommand: Command = (args, io) => run(settingsOrReport(args), io);
+export const runCommand: Command = (args, io, parts) => run(settingsOrReport(args), io, parts);
 
 /**
  * The run's settings; when they are wrong, the report folder still gets a report that says so
