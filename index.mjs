@@ -3,7 +3,7 @@
 // stands between a change and a release. Its types are dist/types, which `prepack` builds.
 import { importSource } from './bin/compiled.mjs';
 
-const kit = await importSource('src/index.ts');
+const kit = await importSource('bin/index.ts');
 
 export const {
   run,

@@ -14,7 +14,7 @@
 export { check, type CheckOptions } from './check/check.js';
 export { snippet, type Attempt, type CheckContext, type CheckSecrets, type PropertyOptions } from './check/context.js';
 export type { CreatedKey, KeyListPage, UsableKey } from './check/keys.js';
-export type { RunContext } from './run/context.js';
+export type { RunContext } from './check/run-context.js';
 export type { ClauseId } from './clauses/catalogue.js';
 
 // Shapes, schemas and shared judgements: the half of the kit that loads without vitest.

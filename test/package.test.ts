@@ -55,9 +55,9 @@ describe('the npm package', () => {
       'schemas/fleet.schema.json',
       'fixtures/request-estimates.json',
       'build-info.json',
-      'dist/types/src/index.d.ts',
-      'dist/types/src/report/types.d.ts',
-      'src/report/types.mjs',
+      'dist/types/bin/index.d.ts',
+      'dist/types/src/report-types.d.ts',
+      'src/report-types.mjs',
     ]) {
       expect(paths, file).toContain(file);
     }

@@ -6,7 +6,7 @@ import { curlLine } from '../http/curl.js';
 import { isSafeMethod } from '../http/methods.js';
 import { describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
 import { KEY_CREATION_PATH } from '../keys/paths.js';
-import type { RunContext } from '../run/context.js';
+import type { RunContext } from './run-context.js';
 import { CheckContext } from './context.js';
 import { CheckNotRun, Finding, type CheckDimensions, type CheckRecord } from './outcome.js';
 import { Shared } from './shared.js';

@@ -3,7 +3,7 @@ import { ledgerEntry, type LedgerEntry } from '../broker/ledger.js';
 import { HttpClient, ReadOnlyRefusal, TransportFailure, type HttpResponse } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Redactor } from '../secrets/redactor.js';
-import type { RunContext } from '../run/context.js';
+import type { RunContext } from './run-context.js';
 import { CheckBudget } from './budget.js';
 import { CheckKeys } from './keys.js';
 import { CheckLists } from './lists.js';

@@ -1,5 +1,5 @@
 import type { Profile } from '../profile/profile.js';
-import { selectionReason, type Selection } from '../run/selection.js';
+import { selectionReason, type Selection } from './selection.js';
 import { CLAUSES, NEEDS, type ClauseId, type Need } from './catalogue.js';
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { writeFileAtomic } from '../report/atomic.js';
+import { writeFileAtomic } from '../files/atomic.js';
 import { join, relative } from 'node:path';
 import type { Redactor } from '../secrets/redactor.js';
 import { MANIFEST_FILE, writeManifest } from '../integrity/manifest.js';

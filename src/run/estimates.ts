@@ -4,7 +4,7 @@ import { notRunCause } from '../clauses/applicability.js';
 import type { ClauseId } from '../clauses/catalogue.js';
 import type { AuthKind } from '../http/exchange.js';
 import type { Profile } from '../profile/profile.js';
-import type { Selection } from './selection.js';
+import type { Selection } from '../clauses/selection.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { CASES_PER_SUBMISSION } from '../broker/submission-cap.js';
 

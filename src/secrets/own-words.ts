@@ -1,12 +1,30 @@
 import type { Redactor } from './redactor.js';
-import type { ConformanceDocument } from '../report/document.js';
+
+/**
+ * The parts of a report document that are the suite's own words, as a shape of their own: the
+ * report imports this folder, so this folder does not import the report.
+ */
+export interface OwnWordsOf {
+  readonly format: unknown;
+  readonly verdict: unknown;
+  readonly complete: unknown;
+  readonly clauses: readonly {
+    readonly id: string;
+    readonly level: string;
+    readonly family: string;
+    readonly status: string;
+    readonly section: string;
+    readonly summary: string;
+    readonly checks: readonly { readonly clause: string; readonly key?: string | undefined; readonly title: string; readonly status: string }[];
+  }[];
+}
 
 /**
  * The suite's own words in a report: the verdict, clause IDs, levels, statuses, sections,
  * summaries, check keys and titles. Redaction must never change them; if it would, a value taken for
  * a secret overlaps the suite's vocabulary, and no verdict read from the report can be trusted.
  */
-function ownWords(document: ConformanceDocument): string {
+function ownWords(document: OwnWordsOf): string {
   return JSON.stringify({
     format: document.format,
     verdict: document.verdict,
@@ -16,7 +34,7 @@ function ownWords(document: ConformanceDocument): string {
 }
 
 /** The suite's words that redaction would alter, as one line; null when none. */
-export function alteredOwnWords(document: ConformanceDocument, redactor: Redactor): string | null {
+export function alteredOwnWords(document: OwnWordsOf, redactor: Redactor): string | null {
   const before = ownWords(document);
   const after = redactor.redact(before);
   if (after === before) return null;
