@@ -13,7 +13,7 @@ export interface Reproduction {
   curl?: string[];
   /** fast-check's seed and path, and the shrunk input, for a failed property. */
   seed?: number;
-  path?: string;
+  path?: string | undefined;
   counterexample?: string;
 }
 
@@ -23,9 +23,9 @@ export interface Reproduction {
  */
 export interface CheckDimensions {
   /** Of the resource the check acts on (a key never used, used, deleted). */
-  readonly states?: readonly State[];
+  readonly states?: readonly State[] | undefined;
   /** Of the values it sends or judges (absent, null, empty, at a bound, beyond ASCII, huge). */
-  readonly values?: readonly ValueClass[];
+  readonly values?: readonly ValueClass[] | undefined;
   /** It judges exchanges others made: every exchange of the run, or those of these clauses' checks. */
   readonly judges?: 'run' | readonly ClauseId[];
 }

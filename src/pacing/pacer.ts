@@ -30,7 +30,7 @@ export interface PacerOptions {
    */
   readonly marginMs?: number;
   /** Called when a wait of two seconds or more begins, for progress output; `what` says why. */
-  readonly onWait?: (bucket: string, ms: number, what?: string) => void;
+  readonly onWait?: ((bucket: string, ms: number, what?: string) => void) | undefined;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
   /**
