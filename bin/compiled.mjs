@@ -18,8 +18,9 @@ const OUT = join('dist', 'js');
 /** The build's last file: the stamp of the sources it was made from. */
 const STAMP = 'stamp';
 /**
- * The module that makes the schemas' validators (Ajv's standalone code) and the file it goes to;
- * src/schemas.ts loads that file, and compiles the schemas itself where it is missing or stale.
+ * The built module that makes the schemas' validators (Ajv's standalone code), and the file they go
+ * to: src/schemas.ts loads it, and compiles the schemas itself where it is missing or stale. A
+ * package with schemas/ and no such module fails to build, rather than run without its validators.
  */
 const VALIDATORS = { module: 'src/schemas.js', make: 'standaloneValidators', file: 'validators.cjs' };
 
@@ -72,8 +73,10 @@ export async function build(root = ROOT) {
     writeIfChanged(path, contents);
   }
   removeOthers(out, written);
-  const validators = join(out, VALIDATORS.module);
-  if (existsSync(validators)) writeIfChanged(join(out, VALIDATORS.file), (await import(pathToFileURL(validators).href))[VALIDATORS.make]());
+  if (existsSync(join(root, 'schemas'))) {
+    const { [VALIDATORS.make]: make } = await import(pathToFileURL(join(out, VALIDATORS.module)).href);
+    writeIfChanged(join(out, VALIDATORS.file), make());
+  }
   writeIfChanged(join(out, STAMP), stamp);
 }
 

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { compiledUrl } from '../bin/compiled.mjs';
+import { build, compiledUrl } from '../bin/compiled.mjs';
 import { ROOT } from './support/cli.js';
 
 // The CLI runs its sources built ahead of time (bin/compiled.mjs, into dist/js); a build that
@@ -50,6 +50,16 @@ test('the build is remade from the sources as they are, not as they were: a remo
   expect(existsSync(join(root, 'dist/js/src/main.js'))).toBe(true);
 });
 
+test('a built package copied elsewhere (packed and installed) is current there, and not built again', async () => {
+  const root = fakePackage();
+  await compiledUrl('src/main.ts', root);
+  const copy = mkdtempSync(join(tmpdir(), 'compiled-copy-'));
+  cpSync(root, copy, { recursive: true });
+  // Told apart from a new build: this one would be replaced.
+  writeFileSync(join(copy, 'dist/js/src/answer.js'), 'export const answer = 3;\n');
+  expect(valueIn((await compiledUrl('src/main.ts', copy))!)).toBe(3);
+});
+
 test('sources that do not compile leave the run to tsx', async () => {
   const root = fakePackage();
   writeFileSync(join(root, 'src/answer.ts'), 'export const answer: number = ;\n');
@@ -68,7 +78,7 @@ test('a built module finds its own package, also where node_modules is a link to
 });
 
 test("the package's build holds the schemas' validators, made from the schemas as they are", async () => {
-  await compiledUrl('src/cli/main.ts');
+  await build();
   const { schemasStamp, profile } = createRequire(import.meta.url)(join(ROOT, 'dist/js/validators.cjs')) as { schemasStamp: string; profile: unknown };
   expect(schemasStamp).toMatch(/^[0-9a-f]{16}$/);
   expect(typeof profile).toBe('function');
