@@ -1,5 +1,5 @@
 /**
- * The kit: what a vendor may import from `api-v1-conformance` (index.mjs loads it compiled, or through tsx: bin/compiled.mjs).
+ * The kit: what a vendor may import from `api-v1-conformance` (package.json's `exports` name it built, `dist/js/bin/index.js`: bin/compiled.mjs).
  * Anything not exported here is internal and may change without notice. Like the CLI (`cli.ts`), it
  * composes the run with the parts outside src/ (`parts.ts`).
  */
