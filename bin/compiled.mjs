@@ -1,22 +1,32 @@
 // The sources are TypeScript. Run through tsx, every module the CLI loads, its dependencies
 // included, passes tsx's loader thread: some three seconds of CPU a run, a fifth of a run against
-// a local server. So the entry points load the sources compiled ahead of time to plain JavaScript
-// instead, compiled here when the sources have changed since the last compilation (esbuild, a
-// tenth of a second), and fall back to tsx where that cannot be done (a read-only install).
+// a local server. So the main process runs them compiled to plain JavaScript in `dist/js/` (esbuild,
+// a tenth of a second), with the schemas' validators compiled ahead of time beside them. One build,
+// made by `npm ci` and `npm pack` (the `prepare` script runs this file) and made again by the entry
+// points whenever the sources differ from those it was made from, so that an edit needs no build
+// step. Where it cannot be made (a read-only install of changed sources), the sources run through tsx.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** What the main process runs; the suites run in vitest's worker, which compiles them itself. */
-const FOLDERS = ['src', 'reporters', 'reference'];
-/** Compilations unused for this long are removed (a run that started earlier may still be using a recent one). */
-const STALE_MS = 60 * 60 * 1000;
+/** What the main process runs (bin/'s TypeScript: the composition root); the suites run in vitest's worker, which compiles them itself. */
+const FOLDERS = ['bin', 'src', 'reporters', 'reference'];
+/** Where the build goes, under the package. */
+const OUT = join('dist', 'js');
+/** The build's last file: the stamp of the sources it was made from. */
+const STAMP = 'stamp';
+/**
+ * The built module that makes the schemas' validators (Ajv's standalone code), and the file they go
+ * to: src/schemas.ts loads it, and compiles the schemas itself where it is missing or stale. A
+ * package with schemas/ and no such module fails to build, rather than run without its validators.
+ */
+const VALIDATORS = { module: 'src/schemas.js', make: 'standaloneValidators', file: 'validators.cjs' };
 
 /**
- * Imports `entry` (a path under the package, `src/cli/main.ts`), compiled when it can be, through
- * tsx when not.
+ * Imports `entry` (a path under the package, `src/cli/main.ts`) built, building it first where the
+ * sources changed, through tsx where it cannot be built.
  */
 export async function importSource(entry) {
   const compiled = await compiledUrl(entry);
@@ -27,22 +37,47 @@ export async function importSource(entry) {
 }
 
 /**
- * The URL of `entry` compiled, compiling the package's sources first where they changed; null
- * where they cannot be compiled. CONFORMANCE_NO_COMPILE=1 asks for tsx.
+ * The URL of `entry` built, building the package's sources first where they changed; null where
+ * they cannot be built. CONFORMANCE_NO_COMPILE=1 asks for tsx.
  */
 export async function compiledUrl(entry, root = ROOT) {
   if (process.env.CONFORMANCE_NO_COMPILE) return null;
   try {
-    // Inside node_modules: a reinstall clears it, and module resolution from it finds the package's dependencies.
-    const cache = join(root, 'node_modules', '.cache', 'conformance-compiled');
-    const files = FOLDERS.filter((folder) => existsSync(join(root, folder))).flatMap((folder) => sources(join(root, folder)));
-    const dir = join(cache, stamp(files, root));
-    if (existsSync(join(dir, '.complete'))) touch(dir);
-    else await compile(files, root, dir);
-    return pathToFileURL(join(dir, entry.replace(/\.ts$/, '.js'))).href;
+    await build(root);
+    return pathToFileURL(join(root, OUT, entry.replace(/\.ts$/, '.js'))).href;
   } catch {
     return null;
   }
+}
+
+/** Builds `dist/js/` unless it was built from the sources as they are; throws where it cannot. */
+export async function build(root = ROOT) {
+  const out = join(root, OUT);
+  const files = FOLDERS.filter((folder) => existsSync(join(root, folder))).flatMap((folder) => sources(join(root, folder)));
+  const stamp = stampOf(files, root);
+  if (readOr(join(out, STAMP)) === stamp) return;
+  const { build: esbuild } = await import('esbuild');
+  const result = await esbuild({
+    entryPoints: files,
+    outdir: out,
+    outbase: root,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+    write: false,
+  });
+  const written = new Set([STAMP, VALIDATORS.file]);
+  for (const { path, contents } of result.outputFiles) {
+    written.add(relative(out, path));
+    writeIfChanged(path, contents);
+  }
+  removeOthers(out, written);
+  if (existsSync(join(root, 'schemas'))) {
+    const { [VALIDATORS.make]: make } = await import(pathToFileURL(join(out, VALIDATORS.module)).href);
+    writeIfChanged(join(out, VALIDATORS.file), make());
+  }
+  writeIfChanged(join(out, STAMP), stamp);
 }
 
 function sources(dir) {
@@ -53,56 +88,61 @@ function sources(dir) {
   });
 }
 
-/** Names a compilation by the sources it was made from: their paths, sizes and modification times. */
-function stamp(files, root) {
-  const hash = createHash('sha256').update(`${root}\n`);
-  for (const file of files.sort()) {
-    const { size, mtimeMs } = statSync(file);
-    hash.update(`${relative(root, file)}\0${size}\0${mtimeMs}\n`);
+/**
+ * Names a build by what it was made from: the sources' paths and contents, and the schemas'. By
+ * content, not modification time, so that the build `npm pack` ships is current where it is installed.
+ */
+function stampOf(files, root) {
+  const schemas = join(root, 'schemas');
+  const inputs = [...files, ...(existsSync(schemas) ? readdirSync(schemas).map((name) => join(schemas, name)) : [])];
+  const hash = createHash('sha256');
+  for (const file of inputs.sort())
+    hash
+      .update(`${relative(root, file)}\0`)
+      .update(readFileSync(file))
+      .update('\n');
+  return hash.digest('hex');
+}
+
+function readOr(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
   }
-  return hash.digest('hex').slice(0, 16);
 }
 
 /**
- * Compiles into a folder of its own, then renames it into place: runs that start together (the
- * project's tests start several) each see a whole compilation or none.
+ * Unchanged files are left alone, and a changed one is replaced whole (renamed into place): a run
+ * that started earlier, or builds at the same time, never reads half a file.
  */
-async function compile(files, root, dir) {
-  const { build } = await import('esbuild');
-  const scratch = `${dir}.${process.pid}.tmp`;
-  rmSync(scratch, { recursive: true, force: true });
-  await build({ entryPoints: files, outdir: scratch, outbase: root, format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
-  // The compiled modules find the package by this file, not by the folders above them: node_modules
-  // may be a link to another clone's (a git worktree).
-  writeFileSync(join(scratch, 'package-root'), root);
-  writeFileSync(join(scratch, '.complete'), '');
+function writeIfChanged(file, contents) {
+  const bytes = typeof contents === 'string' ? Buffer.from(contents) : contents;
   try {
-    renameSync(scratch, dir);
-  } catch (error) {
-    rmSync(scratch, { recursive: true, force: true });
-    if (!existsSync(join(dir, '.complete'))) throw error;
-  }
-  removeStale(dir);
-}
-
-function touch(dir) {
-  try {
-    const now = new Date();
-    utimesSync(dir, now, now);
+    if (readFileSync(file).equals(bytes)) return;
   } catch {
-    // Read-only: it is not removed by this process anyway.
+    // Not there yet.
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const scratch = `${file}.${process.pid}.tmp`;
+  writeFileSync(scratch, bytes);
+  renameSync(scratch, file);
+}
+
+/** The outputs of sources since removed or moved. */
+function removeOthers(out, keep) {
+  for (const name of readdirSync(out, { recursive: true })) {
+    const path = join(out, name);
+    if (!keep.has(name) && !name.endsWith('.tmp') && !isDirectory(path)) rmSync(path, { force: true });
   }
 }
 
-function removeStale(current) {
-  const cache = dirname(current);
-  for (const name of readdirSync(cache)) {
-    const path = join(cache, name);
-    if (path === current) continue;
-    try {
-      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, { recursive: true, force: true });
-    } catch {
-      // Removed by another run meanwhile.
-    }
+function isDirectory(path) {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build();

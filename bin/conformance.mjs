@@ -3,4 +3,4 @@
 // that a clone works with `npx conformance` and no build step.
 import { importSource } from './compiled.mjs';
 
-await importSource('src/cli/main.ts');
+await importSource('bin/cli.ts');

@@ -14,7 +14,7 @@ export default defineMutant({
         method: req.method as 'GET',
         url,
         headers: req.headers as Record<string, string>,
-        payload: req.body as string | undefined,
+        ...(req.body !== undefined ? { payload: req.body as string } : {}),
       });
       return reply.code(res.statusCode).headers({ 'content-type': res.headers['content-type'] }).send(res.body);
     });

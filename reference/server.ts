@@ -27,13 +27,13 @@ export interface ReferenceOptions {
   /** The profile to serve; its paths, field names and limits shape the API. @default profiles/reference.json */
   readonly profile?: Profile;
   /** Overrides the profile's window, so that a local run can use a short one. */
-  readonly windowSeconds?: number;
+  readonly windowSeconds?: number | undefined;
   /** Records of the main account. @default 250 */
-  readonly records?: number;
+  readonly records?: number | undefined;
   /** Seed of the generated data. @default 20261122 */
   readonly seed?: number;
   /** @default 0 (any free port) */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /** @default '127.0.0.1' */
   readonly host?: string;
   readonly modify?: Modification;

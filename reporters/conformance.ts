@@ -5,7 +5,7 @@ import { isClauseId, type ClauseId } from '../src/clauses/catalogue.js';
 /**
  * Collects every check's record from vitest's task meta as each check finishes, so that a run
  * stopped half-way still has the records of what finished. It does not judge: the run turns the
- * records into clause results and the verdict (see `src/run/verdict.ts`).
+ * records into clause results and the verdict (see `src/verdict/verdict.ts`).
  */
 export class ConformanceReporter implements Reporter {
   readonly records: CheckRecord[] = [];

@@ -5,7 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLAUSES_WITHOUT_MUTANT, KNOWN_SURVIVORS, MUTANTS, type MutantName } from '../mutants/index.js';
 import { referenceProfile } from '../reference/server.js';
 import { CLAUSE_IDS, CLAUSES, FAMILIES, familyOf, type ClauseId } from '../src/clauses/catalogue.js';
-import { CHECK_DIMENSIONS, CLAUSE_SCOPE, EVERY_ENDPOINT, VOCABULARY, type CheckDimensions, type Dimension } from '../suites/dimensions.js';
+import { CLAUSE_SCOPE, EVERY_ENDPOINT, VOCABULARY, type Dimension } from '../src/clauses/dimensions.js';
+import type { CheckRecord } from '../src/check/outcome.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
 import { readReport, runCli } from '../test/support/cli.js';
@@ -84,26 +85,24 @@ const ENDPOINTS = (() => {
   return { forbidden: profile.forbiddenProbe?.path ?? null, templates };
 })();
 
-/** The declaration of a check: its exact title, else the one pattern (`*`: any text) it matches. */
-function declaredFor(title: string): CheckDimensions {
-  const exact = CHECK_DIMENSIONS[title];
-  if (exact) return exact;
-  const matching = Object.keys(CHECK_DIMENSIONS).filter((key) => key.includes('*') && patternOf(key).test(title));
-  if (matching.length !== 1)
-    throw new Error(
-      `suites/dimensions.ts: the check "${title}" matches ${matching.length === 0 ? 'no entry' : `${matching.length} patterns (${matching.join(' | ')})`}`,
-    );
-  return CHECK_DIMENSIONS[matching[0]!]!;
+/**
+ * The checks of the run, each known by its clause and key (`GEN-3/odd-requests`): refused when two
+ * share one, since the estimates and the table could not tell them apart.
+ */
+export function checksOf(report: ConformanceDocument): CheckRecord[] {
+  const checks = report.clauses.flatMap((clause) => clause.checks);
+  const seen = new Map<string, string>();
+  for (const c of checks) {
+    const id = checkId(c);
+    const other = seen.get(id);
+    if (other !== undefined) throw new Error(`two checks have the key ${id}: "${other}" and "${c.title}" (a check's key is unique within its clause)`);
+    seen.set(id, c.title);
+  }
+  return checks;
 }
 
-function patternOf(key: string): RegExp {
-  return new RegExp(
-    `^${key
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-}
+/** A check's stable identity: its clause and its key. */
+export const checkId = (c: { clause: ClauseId; key: string }): string => `${c.clause}/${c.key}`;
 
 /**
  * The dimension table: for each family, what its checks span, from the exchanges each made (or
@@ -111,12 +110,7 @@ function patternOf(key: string): RegExp {
  * the clause visits.
  */
 export function renderDimensions(report: ConformanceDocument, exchanges: readonly TappedExchange[]): string[] {
-  const checks = report.clauses.flatMap((clause) => clause.checks.map((c) => ({ clause: c.clause, title: c.title })));
-  const titles = new Set(checks.map((c) => c.title));
-  const stale = Object.keys(CHECK_DIMENSIONS).filter((key) =>
-    key.includes('*') ? ![...titles].some((title) => patternOf(key).test(title)) : !titles.has(key),
-  );
-  if (stale.length > 0) throw new Error(`suites/dimensions.ts declares checks that do not exist: ${stale.join(' | ')}`);
+  const checks = checksOf(report);
 
   const observed = (rows: readonly TappedExchange[]): Spans => {
     const spans = emptySpans();
@@ -129,29 +123,29 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
   };
   const ownRows = new Map<string, TappedExchange[]>();
   for (const row of exchanges) ownRows.set(row.check, [...(ownRows.get(row.check) ?? []), row]);
-  const own = (c: { clause: ClauseId; title: string }) => observed(ownRows.get(`${c.clause} ${c.title}`) ?? []);
+  // The tap knows a check by the name it ran under, its clause and title.
+  const own = (c: CheckRecord) => observed(ownRows.get(`${c.clause} ${c.title}`) ?? []);
 
   // A check's own span: its exchanges and its declaration. A judge's: its own and, beside, the
   // spans of the checks whose exchanges it judges (the whole run's, preflight included, for 'run').
   const base = new Map(
     checks.map((c) => {
-      const declared = declaredFor(c.title);
       const spans = own(c);
-      declared.states?.forEach((v) => spans.states.add(v));
-      declared.values?.forEach((v) => spans.values.add(v));
-      return [`${c.clause} ${c.title}`, spans] as const;
+      c.dimensions?.states?.forEach((v) => spans.states.add(v));
+      c.dimensions?.values?.forEach((v) => spans.values.add(v));
+      return [checkId(c), spans] as const;
     }),
   );
   const everything = observed(exchanges.filter((row) => row.check === 'preflight'));
   for (const spans of base.values()) addAll(everything, spans);
   const byClause = new Map<ClauseId, { own: Spans; judged: Spans }>();
   for (const c of checks) {
-    const judges = declaredFor(c.title).judges;
+    const judges = c.dimensions?.judges;
     const judged = emptySpans();
     if (judges === 'run') addAll(judged, everything);
-    else for (const other of checks.filter((o) => judges?.includes(o.clause))) addAll(judged, base.get(`${other.clause} ${other.title}`)!);
+    else for (const other of checks.filter((o) => judges?.includes(o.clause))) addAll(judged, base.get(checkId(other))!);
     const clause = byClause.get(c.clause) ?? { own: emptySpans(), judged: emptySpans() };
-    addAll(clause.own, base.get(`${c.clause} ${c.title}`)!);
+    addAll(clause.own, base.get(checkId(c))!);
     addAll(clause.judged, judged);
     byClause.set(c.clause, clause);
   }
@@ -200,9 +194,9 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
     '',
     'What the checks of each family span, from the same run. Endpoints, methods and credentials come from',
     'the exchanges each check made; resource states and value classes from what each check declares in',
-    '`suites/dimensions.ts`. After "judged:", what a family\'s checks only judge in exchanges others made',
-    '(the run-wide checks judge every exchange of the run). `suites/dimensions.ts` also says what each',
-    "clause's sentence covers: a value it covers that no check of the clause visits or judges is a gap.",
+    'its options (`states`, `values`). After "judged:", what a family\'s checks only judge in exchanges others',
+    'made (`judges`; the run-wide checks judge every exchange of the run). `src/clauses/dimensions.ts` says what',
+    "each clause's sentence covers: a value it covers that no check of the clause visits or judges is a gap.",
     '',
     `${total} gap(s).`,
     '',
@@ -219,18 +213,16 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
  * kept apart, so that an estimate scales them to the run's budget.
  */
 export function renderEstimates(report: ConformanceDocument): string {
-  const checks = report.clauses.flatMap((clause) =>
-    clause.checks.map((c) => ({
-      clause: c.clause,
-      title: c.title,
-      requests: c.requests ?? {},
-      ...(c.propertyRequests ? { propertyRequests: c.propertyRequests } : {}),
-      ...(c.writes ? { writes: true } : {}),
-      ...(c.submissions ? { submissions: c.submissions } : {}),
-      ...(c.keys ? { keys: c.keys } : {}),
-      ...(c.propertyKeys ? { propertyKeys: c.propertyKeys } : {}),
-    })),
-  );
+  const checks = checksOf(report).map((c) => ({
+    clause: c.clause,
+    key: c.key,
+    requests: c.requests ?? {},
+    ...(c.propertyRequests ? { propertyRequests: c.propertyRequests } : {}),
+    ...(c.writes ? { writes: true } : {}),
+    ...(c.submissions ? { submissions: c.submissions } : {}),
+    ...(c.keys ? { keys: c.keys } : {}),
+    ...(c.propertyKeys ? { propertyKeys: c.propertyKeys } : {}),
+  }));
   const estimates: RequestEstimates = { measuredWith: { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1 }, checks };
   return `${JSON.stringify(estimates, null, 2)}\n`;
 }

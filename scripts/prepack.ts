@@ -3,13 +3,14 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `npm pack` / `npm publish`: builds what the package ships besides its sources: the kit's type
- * declarations (dist/types) and build-info.json, the commit the package was packed from, since an
- * installed package has no git history to ask (src/report/document.ts reads it).
+ * `npm pack` / `npm publish`: builds what the package ships besides its sources and their build
+ * (dist/js, which `prepare` makes): the kit's type declarations (dist/types) and build-info.json,
+ * the commit the package was packed from, since an installed package has no git history to ask
+ * (src/report/document.ts reads it).
  */
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-rmSync(`${ROOT}dist`, { recursive: true, force: true });
+rmSync(`${ROOT}dist/types`, { recursive: true, force: true });
 execFileSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', `${ROOT}tsconfig.build.json`], { cwd: ROOT, stdio: 'inherit' });
 let commit: string | null = null;
 try {

@@ -21,5 +21,5 @@ export { collections, COLLECTION_NAMES, type CollectionEndpoint, type Collection
 
 // Judgements shared by several suites.
 export { errorOf, hasValueAnywhere, isErrorEnvelope, type ErrorObject } from './judge/errors.js';
-export { isJsonMediaType, judgedBy, RESET_SKEW_SECONDS, RUN_WIDE_JUDGES, type RunWideClause } from './judge/run-wide.js';
-export { rateHeaders, type RateHeaders } from './pacing/pacer.js';
+export { isJsonMediaType, judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from './judge/run-wide.js';
+export { RESET_SKEW_SECONDS, rateHeaders, type RateHeaders } from './http/rate-headers.js';

@@ -39,6 +39,11 @@ for (const [name, label] of Object.entries(WRITTEN) as [CollectionName, string][
       'PAG-7': 'total_count items arrive in ceil(total_count/limit) pages',
     }[clause];
     check(clause, `${label}: ${what} of walks at limits ${LIMITS.join(', ')}`, async (t) => judgeWalks(t, await walksOf(t, name), clause), {
+      key: `walks-after-writes-${name === 'apiKeys' ? 'api-keys' : name}`,
+      // The walks are made once, by the PAG-6 check; PAG-7's judges them.
+      ...(clause === 'PAG-7' ? { judges: ['PAG-6'] as const } : {}),
+      states: name === 'apiKeys' ? ['deleted', 'after writes'] : ['after writes'],
+      values: ['boundary'],
       applies: applies(name),
     });
   }
@@ -69,5 +74,9 @@ check(
     }
     if (counted === 0) t.skip('each filtered list holds more submissions than a few pages: none could be counted whole');
   },
-  { applies: (run) => (run.readOnly ? "read-only: the run created no submission, SUB-4's own check judges the filters" : true) },
+  {
+    key: 'filtered-totals-after-writes',
+    states: ['after writes'],
+    applies: (run) => (run.readOnly ? "read-only: the run created no submission, SUB-4's own check judges the filters" : true),
+  },
 );

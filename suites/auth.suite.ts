@@ -206,27 +206,42 @@ function failOn(t: CheckContext, offenders: readonly { probe: Probe; why: string
 const unauthorised = (probes: readonly Probe[]) =>
   probes.filter((p) => p.res.status !== 401).map((probe) => ({ probe, why: `answered ${probe.res.status}, expected 401` }));
 
-check('AUTH-1', 'every endpoint answers 401 without the Authorization header', async (t) => {
-  failOn(t, unauthorised(judged(t, await withoutHeader(t))));
-});
+check(
+  'AUTH-1',
+  'every endpoint answers 401 without the Authorization header',
+  async (t) => {
+    failOn(t, unauthorised(judged(t, await withoutHeader(t))));
+  },
+  { key: 'no-header' },
+);
 
-check('AUTH-2', 'another scheme, Bearer with no token, a token without the prefix and extra parts are 401', async (t) => {
-  failOn(t, unauthorised(judged(t, await withMalformedHeader(t))));
-});
+check(
+  'AUTH-2',
+  'another scheme, Bearer with no token, a token without the prefix and extra parts are 401',
+  async (t) => {
+    failOn(t, unauthorised(judged(t, await withMalformedHeader(t))));
+  },
+  { key: 'malformed-header', values: ['empty'] },
+);
 
-check('AUTH-7', 'the 401 for a missing or malformed header is JSON with type authentication_error', async (t) => {
-  const answered = [...(await withoutHeader(t)), ...(await withMalformedHeader(t))].filter((p) => p.res.status === 401);
-  if (answered.length === 0) t.skip('no probe was answered 401 (AUTH-1 and AUTH-2 say why)');
-  failOn(
-    t,
-    answered.flatMap((probe) => {
-      if (probe.res.exchange.response?.json !== 'ok') return [{ probe, why: 'the 401 body is not JSON' }];
-      return hasValueAnywhere(probe.res.json, 'authentication_error')
-        ? []
-        : [{ probe, why: 'no member of the 401 body, at any depth, has the value "authentication_error"' }];
-    }),
-  );
-});
+check(
+  'AUTH-7',
+  'the 401 for a missing or malformed header is JSON with type authentication_error',
+  async (t) => {
+    const answered = [...(await withoutHeader(t)), ...(await withMalformedHeader(t))].filter((p) => p.res.status === 401);
+    if (answered.length === 0) t.skip('no probe was answered 401 (AUTH-1 and AUTH-2 say why)');
+    failOn(
+      t,
+      answered.flatMap((probe) => {
+        if (probe.res.exchange.response?.json !== 'ok') return [{ probe, why: 'the 401 body is not JSON' }];
+        return hasValueAnywhere(probe.res.json, 'authentication_error')
+          ? []
+          : [{ probe, why: 'no member of the 401 body, at any depth, has the value "authentication_error"' }];
+      }),
+    );
+  },
+  { key: 'header-refusal-shape', judges: ['AUTH-1', 'AUTH-2'], values: ['empty'] },
+);
 
 /** AUTH-3: 401 in the error envelope with type authentication_error. */
 function notAnAuthenticationError(probes: readonly Probe[]): { probe: Probe; why: string }[] {
@@ -239,9 +254,14 @@ function notAnAuthenticationError(probes: readonly Probe[]): { probe: Probe; why
   });
 }
 
-check('AUTH-3', 'a real key with one secret character changed is 401 authentication_error in the error envelope', async (t) => {
-  failOn(t, notAnAuthenticationError(judged(t, await withUnknownKey(t))));
-});
+check(
+  'AUTH-3',
+  'a real key with one secret character changed is 401 authentication_error in the error envelope',
+  async (t) => {
+    failOn(t, notAnAuthenticationError(judged(t, await withUnknownKey(t))));
+  },
+  { key: 'altered-secret' },
+);
 
 check(
   'AUTH-3',
@@ -251,6 +271,8 @@ check(
     failOn(t, notAnAuthenticationError(judged(t, await withRevokedKey(t))));
   },
   {
+    key: 'revoked-key',
+    states: ['deleted'],
     writes: true,
     applies: (run) =>
       run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member (a key cannot be revoked)',
@@ -276,31 +298,41 @@ check(
     }
     failOn(t, notAnAuthenticationError(judged(t, probes)));
   },
-  { writes: true },
+  { key: 'unknown-or-revoked-on-writes', states: ['deleted'], writes: true },
 );
 
-check('AUTH-8', 'the 401 for an unknown or revoked key has code null and param null', async (t) => {
-  const probes = [...(await withUnknownKey(t)), ...(await withRevokedKey(t))].filter((p) => p.res.status === 401 && errorOf(p.res.json) !== null);
-  if (probes.length === 0) t.skip('no unknown or revoked key was answered 401 with an error object (AUTH-3 says why)');
-  failOn(
-    t,
-    probes.flatMap((probe) => {
-      const error = errorOf(probe.res.json)!;
-      const wrong = [error.code !== null && `code ${JSON.stringify(error.code)}`, error.param !== null && `param ${JSON.stringify(error.param)}`].filter(
-        Boolean,
-      );
-      return wrong.length === 0 ? [] : [{ probe, why: `the 401 has ${wrong.join(' and ')}, expected null` }];
-    }),
-  );
-});
+check(
+  'AUTH-8',
+  'the 401 for an unknown or revoked key has code null and param null',
+  async (t) => {
+    const probes = [...(await withUnknownKey(t)), ...(await withRevokedKey(t))].filter((p) => p.res.status === 401 && errorOf(p.res.json) !== null);
+    if (probes.length === 0) t.skip('no unknown or revoked key was answered 401 with an error object (AUTH-3 says why)');
+    failOn(
+      t,
+      probes.flatMap((probe) => {
+        const error = errorOf(probe.res.json)!;
+        const wrong = [error.code !== null && `code ${JSON.stringify(error.code)}`, error.param !== null && `param ${JSON.stringify(error.param)}`].filter(
+          Boolean,
+        );
+        return wrong.length === 0 ? [] : [{ probe, why: `the 401 has ${wrong.join(' and ')}, expected null` }];
+      }),
+    );
+  },
+  { key: 'code-and-param-null', judges: ['AUTH-3'], states: ['deleted'] },
+);
 
-check('AUTH-4', "the profile's forbidden probe is 403 authorization_error", async (t) => {
-  const probe = t.profile.forbiddenProbe!;
-  const res = await t.http.send({ method: probe.method, path: probe.path });
-  t.ensure(res.status === 403, () => `[${probe.method}] ${probe.path} with a valid key answered ${res.status}, expected 403`, res);
-  const type = errorOf(t.json(res))?.type;
-  t.ensure(type === 'authorization_error', () => `the 403 has type ${JSON.stringify(type ?? null)}, expected "authorization_error"`, res);
-});
+check(
+  'AUTH-4',
+  "the profile's forbidden probe is 403 authorization_error",
+  async (t) => {
+    const probe = t.profile.forbiddenProbe!;
+    const res = await t.http.send({ method: probe.method, path: probe.path });
+    t.ensure(res.status === 403, () => `[${probe.method}] ${probe.path} with a valid key answered ${res.status}, expected 403`, res);
+    const type = errorOf(t.json(res))?.type;
+    t.ensure(type === 'authorization_error', () => `the 403 has type ${JSON.stringify(type ?? null)}, expected "authorization_error"`, res);
+  },
+  { key: 'forbidden-probe' },
+);
 
 check(
   'AUTH-5',
@@ -313,7 +345,7 @@ check(
       t.ensure(others.length === 0, () => `${others.length} key(s) revealed earlier in the run do not start with the prefix "${prefix}"`, key.response);
     });
   },
-  { writes: true },
+  { key: 'key-prefix', states: ['fresh'], writes: true },
 );
 
 // AUTH-6: a key sees only its own account. Ids present in both accounts' lists are left out of
@@ -321,61 +353,76 @@ check(
 
 const SCOPED: readonly CollectionName[] = ['workspaces', 'governanceModels', 'records', 'taxonomies', 'fields', 'picklists'];
 
-check('AUTH-6', "another account's resources are 404 not_found_error to a key, both ways", async (t) => {
-  let tried = 0;
-  for (const name of SCOPED) {
-    const { list, item, idField } = collections(t.profile)[name];
-    if (!list || !item) continue;
-    const mine = idsOf((await t.lists.fetchPage(list, { limit: 100 })).page.items, idField ?? 'id');
-    const theirs = idsOf((await listAs(t, list, 'other'))?.items ?? [], idField ?? 'id');
-    const pairs: [string, 'main' | 'other'][] = [
-      ...spread(
-        mine.filter((id) => !theirs.includes(id)),
-        2,
-      ).map((id) => [id, 'other'] as [string, 'other']),
-      ...spread(
-        theirs.filter((id) => !mine.includes(id)),
-        2,
-      ).map((id) => [id, 'main'] as [string, 'main']),
-    ];
-    for (const [id, as] of pairs) {
-      tried++;
-      const res = await t.http.get(fillPath(item, id), { auth: as });
-      const whose = as === 'other' ? "the main account's" : "the other account's";
-      t.ensure(
-        res.status === 404,
-        () => `${whose} ${name} item ${id} retrieved with ${as === 'other' ? "the other account's key" : 'the main key'} answered ${res.status}, expected 404`,
-        res,
-      );
-      const type = errorOf(res.json)?.type;
-      t.ensure(type === 'not_found_error', () => `the 404 for ${whose} ${name} item has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`, res);
+check(
+  'AUTH-6',
+  "another account's resources are 404 not_found_error to a key, both ways",
+  async (t) => {
+    let tried = 0;
+    for (const name of SCOPED) {
+      const { list, item, idField } = collections(t.profile)[name];
+      if (!list || !item) continue;
+      const mine = idsOf((await t.lists.fetchPage(list, { limit: 100 })).page.items, idField ?? 'id');
+      const theirs = idsOf((await listAs(t, list, 'other'))?.items ?? [], idField ?? 'id');
+      const pairs: [string, 'main' | 'other'][] = [
+        ...spread(
+          mine.filter((id) => !theirs.includes(id)),
+          2,
+        ).map((id) => [id, 'other'] as [string, 'other']),
+        ...spread(
+          theirs.filter((id) => !mine.includes(id)),
+          2,
+        ).map((id) => [id, 'main'] as [string, 'main']),
+      ];
+      for (const [id, as] of pairs) {
+        tried++;
+        const res = await t.http.get(fillPath(item, id), { auth: as });
+        const whose = as === 'other' ? "the main account's" : "the other account's";
+        t.ensure(
+          res.status === 404,
+          () =>
+            `${whose} ${name} item ${id} retrieved with ${as === 'other' ? "the other account's key" : 'the main key'} answered ${res.status}, expected 404`,
+          res,
+        );
+        const type = errorOf(res.json)?.type;
+        t.ensure(
+          type === 'not_found_error',
+          () => `the 404 for ${whose} ${name} item has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`,
+          res,
+        );
+      }
     }
-  }
-  if (tried === 0) t.skip('no collection with a retrieval path holds items in one account only');
-});
+    if (tried === 0) t.skip('no collection with a retrieval path holds items in one account only');
+  },
+  { key: 'cross-account-404' },
+);
 
-check('AUTH-6', "another account's resources never appear in a key's lists", async (t) => {
-  let compared = 0;
-  for (const endpoint of Object.values(collections(t.profile))) {
-    if (!endpoint.list) continue;
-    const field = endpoint.idField ?? 'id';
-    const mine = await listAs(t, endpoint.list, 'main');
-    const theirs = await listAs(t, endpoint.list, 'other');
-    if (!mine || !theirs) continue;
-    compared += mine.items.length + theirs.items.length;
-    // The same id with the same content in both lists is one resource shown to both accounts.
-    const seen = new Map(mine.items.map((item) => [(item as Record<string, unknown>)?.[field], JSON.stringify(item)]));
-    const shared = theirs.items.find((item) => {
-      const id = (item as Record<string, unknown>)?.[field];
-      return typeof id === 'string' && seen.get(id) === JSON.stringify(item);
-    });
-    if (shared) {
-      const id = String((shared as Record<string, unknown>)[field]);
-      t.fail(`${endpoint.list} shows the same item ${id} to the keys of both accounts`, mine.res, theirs.res);
+check(
+  'AUTH-6',
+  "another account's resources never appear in a key's lists",
+  async (t) => {
+    let compared = 0;
+    for (const endpoint of Object.values(collections(t.profile))) {
+      if (!endpoint.list) continue;
+      const field = endpoint.idField ?? 'id';
+      const mine = await listAs(t, endpoint.list, 'main');
+      const theirs = await listAs(t, endpoint.list, 'other');
+      if (!mine || !theirs) continue;
+      compared += mine.items.length + theirs.items.length;
+      // The same id with the same content in both lists is one resource shown to both accounts.
+      const seen = new Map(mine.items.map((item) => [(item as Record<string, unknown>)?.[field], JSON.stringify(item)]));
+      const shared = theirs.items.find((item) => {
+        const id = (item as Record<string, unknown>)?.[field];
+        return typeof id === 'string' && seen.get(id) === JSON.stringify(item);
+      });
+      if (shared) {
+        const id = String((shared as Record<string, unknown>)[field]);
+        t.fail(`${endpoint.list} shows the same item ${id} to the keys of both accounts`, mine.res, theirs.res);
+      }
     }
-  }
-  if (compared === 0) t.skip('every list of both accounts is empty');
-});
+    if (compared === 0) t.skip('every list of both accounts is empty');
+  },
+  { key: 'cross-account-lists' },
+);
 
 check(
   'AUTH-6',
@@ -435,7 +482,7 @@ check(
       seen.res,
     );
   },
-  { writes: true },
+  { key: 'cross-account-submission', writes: true },
 );
 
 /** total_count of a submission list filtered to one workspace, as one account sees it; null when no page came. */
@@ -469,5 +516,10 @@ check(
       t.ensure(still.status === 200, () => `after the other account's key tried to delete it, the key answered ${still.status}`, res, still);
     });
   },
-  { writes: true, applies: (run) => (run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member') },
+  {
+    key: 'cross-account-key-deletion',
+    states: ['fresh'],
+    writes: true,
+    applies: (run) => (run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member'),
+  },
 );

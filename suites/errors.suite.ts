@@ -41,7 +41,7 @@ check(
       );
     }
   },
-  { writes: true },
+  { key: 'required-parameter-omitted', values: ['absent'], writes: true },
 );
 
 check(
@@ -69,7 +69,7 @@ check(
     }
     if (judged === 0) t.skip('no omitted parameter was answered 400 (see ERR-3)');
   },
-  { writes: true },
+  { key: 'missing-param-code', values: ['absent'], writes: true },
 );
 
 /** An id that no resource has: recognisable in logs, and shaped like the ids listed where there are some. */
@@ -109,9 +109,14 @@ function ensureNullCodeAndParam(t: CheckContext, res: HttpResponse, error: Error
   t.ensure(error.param === null, () => `the 404 for a missing ${what} has param ${JSON.stringify(error.param)}, expected null`, res);
 }
 
-check('ERR-5', 'a missing record is 404 not_found_error with code null and param null', async (t) => {
-  for (const res of await missing(t, t.profile.paths.record!, 'records')) ensureNullCodeAndParam(t, res, ensureNotFound(t, res, 'record'), 'record');
-});
+check(
+  'ERR-5',
+  'a missing record is 404 not_found_error with code null and param null',
+  async (t) => {
+    for (const res of await missing(t, t.profile.paths.record!, 'records')) ensureNullCodeAndParam(t, res, ensureNotFound(t, res, 'record'), 'record');
+  },
+  { key: 'missing-record', states: ['deleted'] },
+);
 
 /** Every retrieval other than the record's that the profile may offer (ERR-5 status and type, ERR-9 body). */
 const OTHER_RETRIEVALS: readonly { collection: CollectionName; what: string }[] = [
@@ -130,28 +135,43 @@ async function eachOtherMissing(t: CheckContext, judge: (res: HttpResponse, what
   }
 }
 
-check('ERR-5', 'every other missing resource the profile can retrieve is 404 not_found_error', async (t) => {
-  await eachOtherMissing(t, (res, what) => void ensureNotFound(t, res, what));
-});
+check(
+  'ERR-5',
+  'every other missing resource the profile can retrieve is 404 not_found_error',
+  async (t) => {
+    await eachOtherMissing(t, (res, what) => void ensureNotFound(t, res, what));
+  },
+  { key: 'missing-other-resources', states: ['deleted'] },
+);
 
-check('ERR-9', 'every other missing resource has code null and param null', async (t) => {
-  await eachOtherMissing(t, (res, what) => {
-    // A status or type other than 404 not_found_error is ERR-5's finding; this clause judges the body.
-    const error = errorOf(res.json);
-    if (res.status !== 404 || error?.type !== 'not_found_error') return;
-    ensureNullCodeAndParam(t, res, error, what);
-  });
-});
+check(
+  'ERR-9',
+  'every other missing resource has code null and param null',
+  async (t) => {
+    await eachOtherMissing(t, (res, what) => {
+      // A status or type other than 404 not_found_error is ERR-5's finding; this clause judges the body.
+      const error = errorOf(res.json);
+      if (res.status !== 404 || error?.type !== 'not_found_error') return;
+      ensureNullCodeAndParam(t, res, error, what);
+    });
+  },
+  { key: 'code-and-param-null', states: ['deleted'] },
+);
 
-check('ERR-8', 'an unknown path under /api/v1/ is 404 with the error envelope', async (t) => {
-  const workspace = t.run.preflight.collections.workspaces?.ids[0] ?? 'conformance';
-  const unknown = [
-    { method: 'GET', path: '/api/v1/conformance_unknown_endpoint' },
-    { method: 'GET', path: `/api/v1/workspaces/${encodeURIComponent(workspace)}/conformance_unknown_child` },
-  ];
-  for (const request of unknown) {
-    const res = await t.http.send(request);
-    t.ensure(res.status === 404, () => `${request.method} ${request.path} answered ${res.status}, expected 404 for a path the API does not have`, res);
-    t.ensure(isErrorEnvelope(res.json), () => `the 404 for ${request.method} ${request.path} is not the error envelope: ${snippet(res.text)}`, res);
-  }
-});
+check(
+  'ERR-8',
+  'an unknown path under /api/v1/ is 404 with the error envelope',
+  async (t) => {
+    const workspace = t.run.preflight.collections.workspaces?.ids[0] ?? 'conformance';
+    const unknown = [
+      { method: 'GET', path: '/api/v1/conformance_unknown_endpoint' },
+      { method: 'GET', path: `/api/v1/workspaces/${encodeURIComponent(workspace)}/conformance_unknown_child` },
+    ];
+    for (const request of unknown) {
+      const res = await t.http.send(request);
+      t.ensure(res.status === 404, () => `${request.method} ${request.path} answered ${res.status}, expected 404 for a path the API does not have`, res);
+      t.ensure(isErrorEnvelope(res.json), () => `the 404 for ${request.method} ${request.path} is not the error envelope: ${snippet(res.text)}`, res);
+    }
+  },
+  { key: 'unknown-path' },
+);

@@ -4,36 +4,61 @@ import { post, writes, type Sent, type Write } from './support/writes.js';
 // GEN: general rules (API document, What the service does; Versioning). The run-wide phase also
 // judges GEN-1, GEN-3 and GEN-5 over every response of the run (suites/run-wide.suite.ts).
 
-check('GEN-1', 'an unknown path under /api/v1/ answers JSON', async (t) => {
-  const res = await t.http.get('/api/v1/no_such_collection_exists');
-  t.json(res);
-});
+check(
+  'GEN-1',
+  'an unknown path under /api/v1/ answers JSON',
+  async (t) => {
+    const res = await t.http.get('/api/v1/no_such_collection_exists');
+    t.json(res);
+  },
+  { key: 'unknown-path' },
+);
 
-check('GEN-1', 'an unsupported method answers JSON', async (t) => {
-  const res = await t.http.send({ method: 'PATCH', path: '/api/v1/workspaces', body: {} });
-  t.json(res);
-});
+check(
+  'GEN-1',
+  'an unsupported method answers JSON',
+  async (t) => {
+    const res = await t.http.send({ method: 'PATCH', path: '/api/v1/workspaces', body: {} });
+    t.json(res);
+  },
+  { key: 'unsupported-method' },
+);
 
-check('GEN-1', 'a path outside any version answers JSON', async (t) => {
-  const res = await t.http.get('/api/');
-  t.json(res);
-});
+check(
+  'GEN-1',
+  'a path outside any version answers JSON',
+  async (t) => {
+    const res = await t.http.get('/api/');
+    t.json(res);
+  },
+  { key: 'unversioned-path' },
+);
 
-check('GEN-2', 'an endpoint under /api/v2/ is not served as v1', async (t) => {
-  const v1 = await t.http.get('/api/v1/workspaces');
-  const v2 = await t.http.get('/api/v2/workspaces');
-  t.ensure(
-    !(v2.status >= 200 && v2.status < 300 && v2.text === v1.text),
-    'GET /api/v2/workspaces answers exactly what /api/v1/workspaces does: the version in the path is ignored',
-    v2,
-  );
-});
+check(
+  'GEN-2',
+  'an endpoint under /api/v2/ is not served as v1',
+  async (t) => {
+    const v1 = await t.http.get('/api/v1/workspaces');
+    const v2 = await t.http.get('/api/v2/workspaces');
+    t.ensure(
+      !(v2.status >= 200 && v2.status < 300 && v2.text === v1.text),
+      'GET /api/v2/workspaces answers exactly what /api/v1/workspaces does: the version in the path is ignored',
+      v2,
+    );
+  },
+  { key: 'v2-path' },
+);
 
-check('GEN-2', 'an endpoint with no version prefix is not served as v1', async (t) => {
-  const v1 = await t.http.get('/api/v1/workspaces');
-  const bare = await t.http.get('/api/workspaces');
-  t.ensure(!(bare.status >= 200 && bare.status < 300 && bare.text === v1.text), 'GET /api/workspaces answers exactly what /api/v1/workspaces does', bare);
-});
+check(
+  'GEN-2',
+  'an endpoint with no version prefix is not served as v1',
+  async (t) => {
+    const v1 = await t.http.get('/api/v1/workspaces');
+    const bare = await t.http.get('/api/workspaces');
+    t.ensure(!(bare.status >= 200 && bare.status < 300 && bare.text === v1.text), 'GET /api/workspaces answers exactly what /api/v1/workspaces does', bare);
+  },
+  { key: 'no-version-prefix' },
+);
 
 /**
  * Odd but harmless requests a client may send by mistake; none may produce a 5xx (GEN-3). Those
@@ -52,20 +77,25 @@ const ODD_REQUESTS: readonly { path: string; rawQuery?: string; frontEndFragile?
   { path: '/api/v1//workspaces' },
 ];
 
-check('GEN-3', 'odd paths and query strings never yield a 5xx, and are refused in JSON', async (t) => {
-  for (const request of ODD_REQUESTS) {
-    const res = await t.http.send({ method: 'GET', ...request });
-    t.ensure(res.status < 500, () => `a malformed request was answered ${res.status}: ${snippet(res.text)}`, res);
-    if (!request.frontEndFragile || res.exchange.response?.json === 'ok') continue;
-    // Only a warning (GEN-3 is a SHOULD): a front end answering in its own words is common, and
-    // the MUST clauses of the envelope and the content type judge well-formed requests only.
-    const server = res.headers.server ? `the front end "${res.headers.server}"` : 'a front end, most likely,';
-    t.fail(
-      `a request malformed at the HTTP level was answered ${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'} by ${server} before the API: ${snippet(res.text)}`,
-      res,
-    );
-  }
-});
+check(
+  'GEN-3',
+  'odd paths and query strings never yield a 5xx, and are refused in JSON',
+  async (t) => {
+    for (const request of ODD_REQUESTS) {
+      const res = await t.http.send({ method: 'GET', ...request });
+      t.ensure(res.status < 500, () => `a malformed request was answered ${res.status}: ${snippet(res.text)}`, res);
+      if (!request.frontEndFragile || res.exchange.response?.json === 'ok') continue;
+      // Only a warning (GEN-3 is a SHOULD): a front end answering in its own words is common, and
+      // the MUST clauses of the envelope and the content type judge well-formed requests only.
+      const server = res.headers.server ? `the front end "${res.headers.server}"` : 'a front end, most likely,';
+      t.fail(
+        `a request malformed at the HTTP level was answered ${res.status} ${res.headers['content-type'] ?? '(no Content-Type)'} by ${server} before the API: ${snippet(res.text)}`,
+        res,
+      );
+    }
+  },
+  { key: 'odd-requests', values: ['boundary', 'unicode', 'huge'] },
+);
 
 /** Bodies that are not JSON, or not a JSON object (GEN-4). */
 const MALFORMED_BODIES: readonly { label: string; raw: string }[] = [
@@ -89,7 +119,7 @@ check(
       t.ensure(isErrorEnvelope(res.json), () => `the ${res.status} for a body that is ${body.label} is not an error envelope: ${snippet(res.text)}`, res);
     }
   },
-  { writes: true },
+  { key: 'malformed-body', values: ['null'], writes: true },
 );
 
 /**
@@ -107,12 +137,17 @@ function slashedPaths(t: CheckContext): string[] {
   return out;
 }
 
-check('GEN-3', 'a trailing slash after each list and retrieval path never yields a 5xx', async (t) => {
-  for (const path of slashedPaths(t)) {
-    const res = await t.http.get(path);
-    t.ensure(res.status < 500, () => `GET ${path} (a trailing slash) answered ${res.status}: ${snippet(res.text)}`, res);
-  }
-});
+check(
+  'GEN-3',
+  'a trailing slash after each list and retrieval path never yields a 5xx',
+  async (t) => {
+    for (const path of slashedPaths(t)) {
+      const res = await t.http.get(path);
+      t.ensure(res.status < 500, () => `GET ${path} (a trailing slash) answered ${res.status}: ${snippet(res.text)}`, res);
+    }
+  },
+  { key: 'trailing-slash', values: ['empty'] },
+);
 
 /** Sends each try to its write; any 5xx is a finding (GEN-3). */
 async function neverAServerError(t: CheckContext, tries: readonly { write: Write; what: string; sent: Sent }[]): Promise<void> {
@@ -138,7 +173,7 @@ check(
       ]),
     );
   },
-  { writes: true },
+  { key: 'unlabelled-and-large-bodies', values: ['absent', 'huge'], writes: true },
 );
 
 check(
@@ -151,7 +186,7 @@ check(
       writes(t, { mayAccept: true }).flatMap((write) => ['', '   '].flatMap((blank) => write.blanked(blank).map(({ what, sent }) => ({ write, what, sent })))),
     );
   },
-  { writes: true },
+  { key: 'blank-strings', values: ['empty'], writes: true },
 );
 
 /** How a body that is not a JSON object may arrive at a write besides as application/json. */
@@ -177,10 +212,15 @@ check(
       t.ensure(isErrorEnvelope(res.json), () => `${what}: the ${res.status} is not an error envelope: ${snippet(res.text)}`, res);
     }
   },
-  { writes: true },
+  { key: 'malformed-body-everywhere', values: ['null', 'absent'], writes: true },
 );
 
-check('GEN-5', 'a list response is labelled with a JSON media type', async (t) => {
-  const res = await t.http.get('/api/v1/workspaces');
-  t.ensure(isJsonMediaType(res.headers['content-type']), () => `Content-Type is ${res.headers['content-type'] ?? 'missing'}`, res);
-});
+check(
+  'GEN-5',
+  'a list response is labelled with a JSON media type',
+  async (t) => {
+    const res = await t.http.get('/api/v1/workspaces');
+    t.ensure(isJsonMediaType(res.headers['content-type']), () => `Content-Type is ${res.headers['content-type'] ?? 'missing'}`, res);
+  },
+  { key: 'list-media-type' },
+);

@@ -1,16 +1,4 @@
-import {
-  check,
-  sleep,
-  type CheckContext,
-  type HttpResponse,
-  errorOf,
-  hasValueAnywhere,
-  KEY_CREATION_PATH,
-  PROBE_PATH,
-  type CreatedKey,
-  type KeyListPage,
-  type UsableKey,
-} from '../src/kit.js';
+import { check, sleep, type CheckContext, type HttpResponse, errorOf, hasValueAnywhere, KEY_CREATION_PATH, PROBE_PATH, type CreatedKey } from '../src/kit.js';
 
 // KEY: the API key lifecycle (API document, Other resources; Details and open points; Authentication).
 // Every key a check creates is deleted by the check, and by the run's cleanup when the check
@@ -42,7 +30,7 @@ check(
       await t.keys.discard(key);
     }
   },
-  WRITES,
+  { key: 'created-key-authenticates', states: ['fresh'], ...WRITES },
 );
 
 check(
@@ -59,7 +47,7 @@ check(
       { mustAuthenticate: false },
     );
   },
-  WRITES,
+  { key: 'first-request', states: ['fresh'], ...WRITES },
 );
 
 check(
@@ -89,7 +77,7 @@ check(
       t.ensure(isTimeOrNull(shown.value), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(shown.value)}, not a time`, shown.res);
     });
   },
-  WRITES,
+  { key: 'listed-key', states: ['used'], ...WRITES },
 );
 
 check(
@@ -124,7 +112,7 @@ check(
       await t.keys.discard(key);
     }
   },
-  WRITES,
+  { key: 'never-used-key-listed', states: ['fresh'], values: ['null', 'absent'], ...WRITES },
 );
 
 function isTimeOrNull(value: unknown): boolean {
@@ -211,7 +199,7 @@ check(
           : 'the key cannot be deleted here (no key path or key id): no part of its secret was shown while it lived',
       );
   },
-  WRITES,
+  { key: 'secret-never-shown', states: ['fresh', 'used', 'deleted'], ...WRITES },
 );
 
 /**
@@ -251,7 +239,7 @@ check(
       if (!gone) await t.keys.discard(key);
     }
   },
-  CONCURRENT_WRITES,
+  { key: 'deleted-key-refused', states: ['deleted'], ...CONCURRENT_WRITES },
 );
 
 function ensureRevoked(t: CheckContext, res: HttpResponse, what: string, deletion: HttpResponse): void {
@@ -274,7 +262,7 @@ check(
     const type = errorOf(again.json)?.type;
     t.ensure(type === 'not_found_error', () => `the second deletion's 404 has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`, again);
   },
-  CONCURRENT_WRITES,
+  { key: 'deleted-key-gone', states: ['deleted'], ...CONCURRENT_WRITES },
 );
 
 check(
@@ -303,7 +291,7 @@ check(
       );
     });
   },
-  CONCURRENT_WRITES,
+  { key: 'last-use-moves', states: ['used'], ...CONCURRENT_WRITES },
 );
 
 /** The key's last-use time, read again once a second for up to LAST_USE_SETTLE_MS until `settled` holds. */
@@ -341,5 +329,5 @@ check(
     t.ensure(res.status !== 422, 'creating a key without name answered 422: a missing required parameter is 400 (Errors, rule 1)', res);
     t.ensure(res.status === 400, () => `creating a key without name answered ${res.status}, expected 400`, res);
   },
-  WRITES,
+  { key: 'name-missing', values: ['absent'], ...WRITES },
 );

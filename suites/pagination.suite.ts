@@ -75,7 +75,7 @@ for (const name of COLLECTION_NAMES) {
       }
       await judgeWalksOf(t, name, 'PAG-1');
     },
-    { applies },
+    { key: `envelope-${name}`, values: ['boundary'], applies },
   );
 
   check(
@@ -114,7 +114,7 @@ for (const name of COLLECTION_NAMES) {
         res,
       );
     },
-    { applies },
+    { key: `defaults-${name}`, values: ['absent'], applies },
   );
 
   check(
@@ -125,7 +125,7 @@ for (const name of COLLECTION_NAMES) {
       for (const page of [0, -1]) ensureRejected(t, await t.http.get(list, { query: { page } }), 'page', 'page starts at 1');
       await firstPage(t, list, { page: 1 });
     },
-    { applies },
+    { key: `page-bounds-${name}`, values: ['boundary'], applies },
   );
 
   check(
@@ -144,7 +144,7 @@ for (const name of COLLECTION_NAMES) {
         );
       }
     },
-    { applies },
+    { key: `limit-bounds-${name}`, values: ['boundary', 'huge'], applies },
   );
 
   check(
@@ -161,7 +161,7 @@ for (const name of COLLECTION_NAMES) {
         ensureRejected(t, await t.http.get(list, { query: { [param]: raw } }), param, 'not an integer');
       }
     },
-    { applies },
+    { key: `non-integer-${name}`, applies },
   );
 
   for (const clause of ['PAG-6', 'PAG-7', 'PAG-8'] as const) {
@@ -170,7 +170,12 @@ for (const name of COLLECTION_NAMES) {
       'PAG-7': 'total_count items arrive in ceil(total_count/limit) pages',
       'PAG-8': 'each id once and every page but the last full',
     }[clause];
-    check(clause, `${label}: ${what} of walks at limits ${WALK_LIMITS.join(', ')}`, (t) => judgeWalksOf(t, name, clause), { applies });
+    check(clause, `${label}: ${what} of walks at limits ${WALK_LIMITS.join(', ')}`, (t) => judgeWalksOf(t, name, clause), {
+      key: `walks-${name}`,
+      judges: ['PAG-1'],
+      values: ['boundary'],
+      applies,
+    });
   }
 
   check(
@@ -200,7 +205,7 @@ for (const name of COLLECTION_NAMES) {
         );
       }
     },
-    { applies },
+    { key: `past-the-end-${name}`, values: ['boundary'], applies },
   );
 
   check(
@@ -231,7 +236,7 @@ for (const name of COLLECTION_NAMES) {
       ];
       for (const value of pages) await judge('page', value);
     },
-    { applies },
+    { key: `unusual-spellings-${name}`, values: ['empty', 'boundary', 'huge'], applies },
   );
 }
 
@@ -249,55 +254,75 @@ function largest(t: CheckContext): { name: CollectionName; list: string; idField
 
 const describeValue = (param: PageParam, value: QueryValue) => `${param} ${value.form} ${JSON.stringify(value.raw.length === 1 ? value.raw[0] : value.raw)}`;
 
-check('PAG-3', 'property: a plain integer page is served up to the last page and is 422 naming page below 1', async (t) => {
-  const { list, total } = largest(t);
-  // limit=1 makes every page differ, so the last page is the item count.
-  const lastPage = Math.max(1, total);
-  await t.property(pageParam({ lastPage, spelling: 'canonical' }), async (value) => {
-    const page = value.readings[0]!;
-    const res = await sendValue(t, list, 'page', value, { limit: '1' });
-    if (page < 1n) return ensureRejected(t, res, 'page', 'page starts at 1');
-    const body = envelope(t, res, `a page (${describeValue('page', value)})`);
-    // One item on every page up to the count the preflight saw (limit=1).
-    const expected = itemsOnPage(total, page, 1n);
-    t.ensure(body.items.length === expected, () => `${requestOf(res)} holds ${body.items.length} items; expected ${expected}`, res);
-  });
-});
+check(
+  'PAG-3',
+  'property: a plain integer page is served up to the last page and is 422 naming page below 1',
+  async (t) => {
+    const { list, total } = largest(t);
+    // limit=1 makes every page differ, so the last page is the item count.
+    const lastPage = Math.max(1, total);
+    await t.property(pageParam({ lastPage, spelling: 'canonical' }), async (value) => {
+      const page = value.readings[0]!;
+      const res = await sendValue(t, list, 'page', value, { limit: '1' });
+      if (page < 1n) return ensureRejected(t, res, 'page', 'page starts at 1');
+      const body = envelope(t, res, `a page (${describeValue('page', value)})`);
+      // One item on every page up to the count the preflight saw (limit=1).
+      const expected = itemsOnPage(total, page, 1n);
+      t.ensure(body.items.length === expected, () => `${requestOf(res)} holds ${body.items.length} items; expected ${expected}`, res);
+    });
+  },
+  { key: 'page-property', values: ['boundary'] },
+);
 
-check('PAG-4', 'property: a plain integer limit is served from 1 to 10000 and is 422 naming limit outside', async (t) => {
-  const { list } = largest(t);
-  await t.property(limitParam({ spelling: 'canonical' }), async (value) => {
-    const limit = value.readings[0]!;
-    const res = await sendValue(t, list, 'limit', value, { page: '1' });
-    if (limit < LIMIT_MIN || limit > LIMIT_MAX) return ensureRejected(t, res, 'limit', 'limit is 1 to 10000');
-    const body = envelope(t, res, `a page (${describeValue('limit', value)})`);
-    const expected = itemsOnPage(body.total_count, 1n, limit);
-    t.ensure(
-      body.items.length === expected,
-      () => `${requestOf(res)} holds ${body.items.length} items; limit ${limit} with total_count ${body.total_count} gives ${expected}`,
-      res,
+check(
+  'PAG-4',
+  'property: a plain integer limit is served from 1 to 10000 and is 422 naming limit outside',
+  async (t) => {
+    const { list } = largest(t);
+    await t.property(limitParam({ spelling: 'canonical' }), async (value) => {
+      const limit = value.readings[0]!;
+      const res = await sendValue(t, list, 'limit', value, { page: '1' });
+      if (limit < LIMIT_MIN || limit > LIMIT_MAX) return ensureRejected(t, res, 'limit', 'limit is 1 to 10000');
+      const body = envelope(t, res, `a page (${describeValue('limit', value)})`);
+      const expected = itemsOnPage(body.total_count, 1n, limit);
+      t.ensure(
+        body.items.length === expected,
+        () => `${requestOf(res)} holds ${body.items.length} items; limit ${limit} with total_count ${body.total_count} gives ${expected}`,
+        res,
+      );
+    });
+  },
+  { key: 'limit-property', values: ['boundary', 'huge'] },
+);
+
+check(
+  'PAG-5',
+  'property: a page or limit that is no integer at all is 422 naming it, never 5xx',
+  async (t) => {
+    const { list } = largest(t);
+    const param = fc.constantFrom<PageParam>('page', 'limit');
+    await t.property(fc.tuple(param, nonInteger()), async ([name, value]) => {
+      const res = await sendValue(t, list, name, value);
+      ensureRejected(t, res, name, `${value.form}, not an integer`);
+    });
+  },
+  { key: 'non-integer-property', values: ['unicode'] },
+);
+
+check(
+  'PAG-10',
+  'property: unusual spellings are refused naming the parameter or read as exactly the number spelled',
+  async (t) => {
+    const { list, idField, total } = largest(t);
+    const judge = exactReading(t, list, idField);
+    const values = fc.oneof(
+      pageParam({ lastPage: Math.max(1, total), spelling: 'unusual' }).map((value) => ['page', value] as const),
+      limitParam({ spelling: 'unusual' }).map((value) => ['limit', value] as const),
     );
-  });
-});
-
-check('PAG-5', 'property: a page or limit that is no integer at all is 422 naming it, never 5xx', async (t) => {
-  const { list } = largest(t);
-  const param = fc.constantFrom<PageParam>('page', 'limit');
-  await t.property(fc.tuple(param, nonInteger()), async ([name, value]) => {
-    const res = await sendValue(t, list, name, value);
-    ensureRejected(t, res, name, `${value.form}, not an integer`);
-  });
-});
-
-check('PAG-10', 'property: unusual spellings are refused naming the parameter or read as exactly the number spelled', async (t) => {
-  const { list, idField, total } = largest(t);
-  const judge = exactReading(t, list, idField);
-  const values = fc.oneof(
-    pageParam({ lastPage: Math.max(1, total), spelling: 'unusual' }).map((value) => ['page', value] as const),
-    limitParam({ spelling: 'unusual' }).map((value) => ['limit', value] as const),
-  );
-  await t.property(values, async ([param, value]) => judge(param, value));
-});
+    await t.property(values, async ([param, value]) => judge(param, value));
+  },
+  { key: 'unusual-spellings-property', values: ['empty', 'boundary', 'huge'] },
+);
 
 /**
  * PAG-10's judge: an unusual spelling is either 422 naming the parameter, or the very page the
@@ -348,26 +373,31 @@ function exactReading(t: CheckContext, list: string, idField: string | null): (p
 // ---------------------------------------------------------------------------------------------
 // The empty collection (PAG-7): page 1, no items, has_more false, total_count 0.
 
-check('PAG-7', 'an empty list is one page with no items and has_more false', async (t) => {
-  for (const name of COLLECTION_NAMES) {
-    const list = t.lists.endpoint(name).list;
-    if (!list) continue;
-    const total = t.run.preflight.collections[name]?.total;
-    if (total !== 0) continue;
-    return judgeEmpty(t, list, {});
-  }
-  // Else an empty result of a filter the profile declares: submissions of one workspace.
-  const submissions = t.lists.endpoint('submissions').list;
-  const filter = t.profile.submissions.listFilters?.workspace;
-  const workspaces = t.run.preflight.collections.workspaces?.ids ?? [];
-  if (submissions && filter) {
-    for (const id of workspaces.slice(0, 4)) {
-      const { page } = await firstPage(t, submissions, { [filter]: id, limit: 1 });
-      if (page.total_count === 0) return judgeEmpty(t, submissions, { [filter]: id });
+check(
+  'PAG-7',
+  'an empty list is one page with no items and has_more false',
+  async (t) => {
+    for (const name of COLLECTION_NAMES) {
+      const list = t.lists.endpoint(name).list;
+      if (!list) continue;
+      const total = t.run.preflight.collections[name]?.total;
+      if (total !== 0) continue;
+      return judgeEmpty(t, list, {});
     }
-  }
-  t.skip('every list offered holds items and no declared filter gives an empty result');
-});
+    // Else an empty result of a filter the profile declares: submissions of one workspace.
+    const submissions = t.lists.endpoint('submissions').list;
+    const filter = t.profile.submissions.listFilters?.workspace;
+    const workspaces = t.run.preflight.collections.workspaces?.ids ?? [];
+    if (submissions && filter) {
+      for (const id of workspaces.slice(0, 4)) {
+        const { page } = await firstPage(t, submissions, { [filter]: id, limit: 1 });
+        if (page.total_count === 0) return judgeEmpty(t, submissions, { [filter]: id });
+      }
+    }
+    t.skip('every list offered holds items and no declared filter gives an empty result');
+  },
+  { key: 'empty-list', values: ['empty'] },
+);
 
 async function judgeEmpty(t: CheckContext, list: string, filter: Record<string, string>): Promise<void> {
   for (const query of [filter, { ...filter, page: 1, limit: 1 }]) {

@@ -202,7 +202,7 @@ check(
       );
     }
   },
-  { writes: true },
+  { key: 'ceiling-with-key', values: ['boundary'], writes: true },
 );
 
 check(
@@ -236,7 +236,7 @@ check(
       );
     }
   },
-  { writes: true },
+  { key: 'created-key-apart', judges: ['RATE-3'], values: ['boundary'], writes: true },
 );
 
 check(
@@ -288,7 +288,7 @@ check(
   },
   // A read-only run provokes no 429 (src/http/client.ts). The wait for a fresh budget without a
   // key and RATE-5's for the Retry-After overlap.
-  { applies: (run) => (run.readOnly ? 'read-only' : true), concurrent: true },
+  { key: 'ceiling-without-key', values: ['boundary'], applies: (run) => (run.readOnly ? 'read-only' : true), concurrent: true },
 );
 
 check(
@@ -311,37 +311,44 @@ check(
       await t.keys.delete(done.key).catch(() => undefined);
     }
   },
-  { writes: true, concurrent: true },
+  { key: 'retry-after-honoured', judges: ['RATE-3'], values: ['boundary'], writes: true, concurrent: true },
 );
 
-check('RATE-4', 'every 429 of the run carries Retry-After in whole seconds and the three X-RateLimit headers', async (t) => {
-  if (!t.run.readOnly) {
-    // Whether or not a key could be exhausted, the 429s the run met are judged.
-    const exhaustion = await t.attempt(() => exhausted(t));
-    if (exhaustion.outcome === 'finding') exhaustion.rethrow();
-  }
-  const refused = (await t.log()).filter((e) => e.response?.status === 429);
-  if (refused.length === 0) t.skip('the run provoked no 429');
-  for (const e of refused) {
-    const headers = e.response!.headers;
-    const retryAfter = headers['retry-after'];
-    t.ensure(retryAfter !== undefined, 'a 429 carries no Retry-After', e);
-    t.ensure(/^\s*\d+\s*$/.test(retryAfter!), () => `a 429 carries Retry-After ${JSON.stringify(retryAfter)}, not whole seconds`, e);
-    const h = rateHeaders(headers);
-    // Seconds, not milliseconds: a wait beyond both the window and the Reset it came with is no
-    // wait of this window (a count in milliseconds passes the digits rule by itself).
-    const answeredAt = Date.parse(e.startedAt) + e.durationMs;
-    const untilReset = h.reset === null ? 0 : h.reset - answeredAt / 1000;
-    const longest = Math.max(t.profile.limits.windowSeconds, untilReset) + RESET_SKEW_SECONDS;
-    t.ensure(
-      h.retryAfter === null || h.retryAfter <= longest,
-      () =>
-        `a 429 carries Retry-After ${h.retryAfter}, longer than the window of ${t.profile.limits.windowSeconds} s and the ${Math.max(0, Math.ceil(untilReset))} s its X-RateLimit-Reset names: not a wait in seconds`,
-      e,
-    );
-    const missing = [h.limit === null && 'X-RateLimit-Limit', h.remaining === null && 'X-RateLimit-Remaining', h.reset === null && 'X-RateLimit-Reset'].filter(
-      Boolean,
-    );
-    t.ensure(missing.length === 0, () => `a 429 lacks integer ${missing.join(', ')}`, e);
-  }
-});
+check(
+  'RATE-4',
+  'every 429 of the run carries Retry-After in whole seconds and the three X-RateLimit headers',
+  async (t) => {
+    if (!t.run.readOnly) {
+      // Whether or not a key could be exhausted, the 429s the run met are judged.
+      const exhaustion = await t.attempt(() => exhausted(t));
+      if (exhaustion.outcome === 'finding') exhaustion.rethrow();
+    }
+    const refused = (await t.log()).filter((e) => e.response?.status === 429);
+    if (refused.length === 0) t.skip('the run provoked no 429');
+    for (const e of refused) {
+      const headers = e.response!.headers;
+      const retryAfter = headers['retry-after'];
+      t.ensure(retryAfter !== undefined, 'a 429 carries no Retry-After', e);
+      t.ensure(/^\s*\d+\s*$/.test(retryAfter!), () => `a 429 carries Retry-After ${JSON.stringify(retryAfter)}, not whole seconds`, e);
+      const h = rateHeaders(headers);
+      // Seconds, not milliseconds: a wait beyond both the window and the Reset it came with is no
+      // wait of this window (a count in milliseconds passes the digits rule by itself).
+      const answeredAt = Date.parse(e.startedAt) + e.durationMs;
+      const untilReset = h.reset === null ? 0 : h.reset - answeredAt / 1000;
+      const longest = Math.max(t.profile.limits.windowSeconds, untilReset) + RESET_SKEW_SECONDS;
+      t.ensure(
+        h.retryAfter === null || h.retryAfter <= longest,
+        () =>
+          `a 429 carries Retry-After ${h.retryAfter}, longer than the window of ${t.profile.limits.windowSeconds} s and the ${Math.max(0, Math.ceil(untilReset))} s its X-RateLimit-Reset names: not a wait in seconds`,
+        e,
+      );
+      const missing = [
+        h.limit === null && 'X-RateLimit-Limit',
+        h.remaining === null && 'X-RateLimit-Remaining',
+        h.reset === null && 'X-RateLimit-Reset',
+      ].filter(Boolean);
+      t.ensure(missing.length === 0, () => `a 429 lacks integer ${missing.join(', ')}`, e);
+    }
+  },
+  { key: 'every-429', judges: 'run' },
+);

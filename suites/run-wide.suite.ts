@@ -1,4 +1,4 @@
-import { check, judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from '../src/kit.js';
+import { check, judgedBy, RUN_WIDE_JUDGES, type CheckOptions, type RunWideClause } from '../src/kit.js';
 
 // The run-level phase: clauses that judge every response of the run, from every suite, in the
 // broker's log. Runs last (src/run/suite-order.ts).
@@ -6,6 +6,8 @@ import { check, judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from '../src/kit
 /** Evidence kept per clause: the first few offending exchanges. */
 const EVIDENCE = 3;
 
+/** Each clause has one check here: known by this key within its clause, it judges every exchange of the run. */
+const KEY = 'run-wide';
 const TITLES: Record<RunWideClause, string> = {
   'GEN-1': 'every response of the run is JSON',
   'GEN-3': 'no response of the run is a 5xx',
@@ -21,15 +23,25 @@ const TITLES: Record<RunWideClause, string> = {
   'RATE-8': 'X-RateLimit-Remaining falls with each sequential request of a key',
   'RATE-9': 'Retry-After appears on 429 responses only',
 };
+/** The states of the resource a clause's judgement spans, where it tells them apart (docs/coverage.md). */
+const STATES: Partial<Record<RunWideClause, CheckOptions['states']>> = {
+  // A key's secret is looked for in every response after its creation: while fresh, used, and deleted.
+  'KEY-4': ['fresh', 'used', 'deleted'],
+};
 
 for (const clause of Object.keys(RUN_WIDE_JUDGES) as RunWideClause[]) {
-  check(clause, TITLES[clause], async (t) => {
-    // Read once for all the clauses: the suites before have ended, and judging sends nothing.
-    const log = await t.once('log', () => t.log());
-    if (log.length === 0) t.skip('the run made no request');
-    const violations = RUN_WIDE_JUDGES[clause](judgedBy(clause, log), t.profile);
-    if (violations.length === 0) return;
-    const more = violations.length > 1 ? ` (and ${violations.length - 1} more response(s))` : '';
-    t.fail(`${violations[0]!.reason}${more}`, ...violations.slice(0, EVIDENCE).map((v) => v.exchange));
-  });
+  check(
+    clause,
+    TITLES[clause],
+    async (t) => {
+      // Read once for all the clauses: the suites before have ended, and judging sends nothing.
+      const log = await t.once('log', () => t.log());
+      if (log.length === 0) t.skip('the run made no request');
+      const violations = RUN_WIDE_JUDGES[clause](judgedBy(clause, log), t.profile);
+      if (violations.length === 0) return;
+      const more = violations.length > 1 ? ` (and ${violations.length - 1} more response(s))` : '';
+      t.fail(`${violations[0]!.reason}${more}`, ...violations.slice(0, EVIDENCE).map((v) => v.exchange));
+    },
+    { key: KEY, judges: 'run', states: STATES[clause] },
+  );
 }

@@ -28,7 +28,7 @@ check(
     const res = (await createSubmission(t, valid.body, valid.query)) ?? t.submissions.noRoom();
     t.ensure(res.status === 201, () => `POST /api/v1/submissions with a well-formed body answered ${res.status}, expected 201: ${snippet(res.text)}`, res);
   },
-  { writes: true, createsSubmissions: true },
+  { key: 'well-formed', writes: true, createsSubmissions: true },
 );
 
 const KIND_TITLES: Record<InvalidSubmissionKind, string> = {
@@ -83,7 +83,7 @@ for (const kind of INVALID_SUBMISSION_KINDS) {
         );
       });
     },
-    { writes: true },
+    { key: `invalid-${kind}`, values: kind === 'data-missing' ? ['absent'] : undefined, writes: true },
   );
 
   check(
@@ -109,7 +109,7 @@ for (const kind of INVALID_SUBMISSION_KINDS) {
         }
       });
     },
-    { writes: true },
+    { key: `path-${kind}`, values: kind === 'data-missing' ? ['absent'] : undefined, writes: true },
   );
 }
 
@@ -185,7 +185,7 @@ check(
       );
     }
   },
-  { writes: true },
+  { key: 'present-but-empty', values: ['null', 'empty'], writes: true },
 );
 
 /** A list dimension SUB-4 filters on: the profile's filter name and the ids to tell apart. */
@@ -274,7 +274,7 @@ check(
       }
     }
   },
-  { writes: true, createsSubmissions: true },
+  { key: 'filtered-list', writes: true, createsSubmissions: true },
 );
 
 // SUB-5 sends its well-formed rows many to a submission, since submissions cannot be deleted (issue
@@ -329,7 +329,7 @@ check(
       ),
     );
   },
-  { writes: true, createsSubmissions: true },
+  { key: 'boundary-rows', values: ['null', 'empty', 'boundary', 'unicode', 'huge'], writes: true, createsSubmissions: true },
 );
 
 /** Rows at the edges a storage layer is most likely to trip on, sent every run whatever the seed. */
@@ -358,7 +358,7 @@ check(
       ),
     );
   },
-  { writes: true, createsSubmissions: true },
+  { key: 'edge-rows', values: ['null', 'empty', 'boundary', 'unicode', 'huge'], writes: true, createsSubmissions: true },
 );
 
 /**
@@ -384,5 +384,5 @@ check(
       },
     );
   },
-  { writes: true, createsSubmissions: true },
+  { key: 'generated-rows', values: ['null', 'empty', 'boundary', 'unicode', 'huge'], writes: true, createsSubmissions: true },
 );

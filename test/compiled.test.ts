@@ -1,13 +1,15 @@
-import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './support/cli.js';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
-import { compiledUrl } from '../bin/compiled.mjs';
+import { build, compiledUrl } from '../bin/compiled.mjs';
+import { ROOT } from './support/cli.js';
 
-// The CLI runs its sources compiled ahead of time (bin/compiled.mjs); a compilation that lagged
-// behind the sources would run old code, and one that failed must leave the run to tsx.
+// The CLI runs its sources built ahead of time (bin/compiled.mjs, into dist/js); a build that
+// lagged behind the sources would run old code, and one that failed must leave the run to tsx.
 
 function fakePackage(): string {
   const root = mkdtempSync(join(tmpdir(), 'compiled-'));
@@ -18,19 +20,44 @@ function fakePackage(): string {
   return root;
 }
 
-test('the compiled sources run, and a changed source is compiled again', async () => {
+/** A module's value in a process of its own: this one keeps the first module it imported from a URL. */
+function valueIn(url: string): unknown {
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', `console.log(JSON.stringify((await import('${url}')).value))`], { encoding: 'utf8' }),
+  );
+}
+
+test('the built sources run, and a changed source is built again', async () => {
   const root = fakePackage();
-  const first = await compiledUrl('src/main.ts', root);
-  expect(first).not.toBeNull();
-  expect(fileURLToPath(first!)).toContain(join(root, 'node_modules/.cache/'));
-  expect((await import(first!)).value).toBe(1);
-  expect(await compiledUrl('src/main.ts', root)).toBe(first);
+  const url = await compiledUrl('src/main.ts', root);
+  expect(url).not.toBeNull();
+  expect(fileURLToPath(url!)).toBe(join(root, 'dist/js/src/main.js'));
+  expect(valueIn(url!)).toBe(1);
 
   writeFileSync(join(root, 'src/answer.ts'), 'export const answer: number = 2;\n');
-  utimesSync(join(root, 'src/answer.ts'), new Date(), new Date(Date.now() + 5000));
-  const second = await compiledUrl('src/main.ts', root);
-  expect(second).not.toBe(first);
-  expect((await import(second!)).value).toBe(2);
+  expect(await compiledUrl('src/main.ts', root)).toBe(url);
+  expect(valueIn(url!)).toBe(2);
+});
+
+test('the build is remade from the sources as they are, not as they were: a removed source leaves no module behind', async () => {
+  const root = fakePackage();
+  writeFileSync(join(root, 'src/old.ts'), 'export const old = 1;\n');
+  await compiledUrl('src/main.ts', root);
+  expect(existsSync(join(root, 'dist/js/src/old.js'))).toBe(true);
+  rmSync(join(root, 'src/old.ts'));
+  await compiledUrl('src/main.ts', root);
+  expect(existsSync(join(root, 'dist/js/src/old.js'))).toBe(false);
+  expect(existsSync(join(root, 'dist/js/src/main.js'))).toBe(true);
+});
+
+test('a built package copied elsewhere (packed and installed) is current there, and not built again', async () => {
+  const root = fakePackage();
+  await compiledUrl('src/main.ts', root);
+  const copy = mkdtempSync(join(tmpdir(), 'compiled-copy-'));
+  cpSync(root, copy, { recursive: true });
+  // Told apart from a new build: this one would be replaced.
+  writeFileSync(join(copy, 'dist/js/src/answer.js'), 'export const answer = 3;\n');
+  expect(valueIn((await compiledUrl('src/main.ts', copy))!)).toBe(3);
 });
 
 test('sources that do not compile leave the run to tsx', async () => {
@@ -39,13 +66,23 @@ test('sources that do not compile leave the run to tsx', async () => {
   expect(await compiledUrl('src/main.ts', root)).toBeNull();
 });
 
-test('a compiled module finds its own package, also where node_modules is a link to another clone', async () => {
+test('a built module finds its own package, also where node_modules is a link to another clone', async () => {
   const other = fakePackage();
   mkdirSync(join(other, 'node_modules'));
   const root = fakePackage();
   symlinkSync(join(other, 'node_modules'), join(root, 'node_modules'));
-  copyFileSync(join(ROOT, 'src/package-root.ts'), join(root, 'src/package-root.ts'));
+  writeFileSync(join(root, 'src/package-root.ts'), readFileSync(join(ROOT, 'src/package-root.ts')));
   writeFileSync(join(root, 'src/main.ts'), "export { PACKAGE_ROOT } from './package-root.js';\n");
   const compiled = await compiledUrl('src/main.ts', root);
   expect((await import(compiled!)).PACKAGE_ROOT).toBe(join(root, '/'));
+});
+
+test("the package's build holds the schemas' validators, made from the schemas as they are", async () => {
+  await build();
+  const { schemasStamp, profile } = createRequire(import.meta.url)(join(ROOT, 'dist/js/validators.cjs')) as { schemasStamp: string; profile: unknown };
+  expect(schemasStamp).toMatch(/^[0-9a-f]{16}$/);
+  expect(typeof profile).toBe('function');
+  const { schemaErrors } = await import('../src/schemas.js');
+  expect(schemaErrors('profile', { name: 'x' })).toEqual([]);
+  expect(schemaErrors('profile', {})).toEqual(["(root) must have required property 'name'"]);
 });

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { COVERAGE_FILE, generateCoverage } from '../scripts/coverage.js';
+import { checkId, COVERAGE_FILE, generateCoverage } from '../scripts/coverage.js';
 import { ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
 
 // The estimates are measured against the embedded reference with one-second windows: a burst
 // that straddles a window boundary sends a request or two more than one that does not. They are
-// current when they name the same checks with the same facts and counts within that jitter.
+// current when they name the same checks (by clause and key) with the same facts and counts within
+// that jitter.
 const JITTER = (count: number) => Math.max(2, Math.ceil(count * 0.1));
 
 type Check = RequestEstimates['checks'][number];
@@ -30,10 +31,11 @@ test('docs/coverage.md and fixtures/request-estimates.json are current (regenera
   const measured = JSON.parse(generated.estimates) as RequestEstimates;
   expect(stored.measuredWith).toEqual(measured.measuredWith);
   expect(stored.checks.map(shape)).toEqual(measured.checks.map(shape));
-  const stale = stored.checks.flatMap((c, i) => {
-    const m = measured.checks[i]!;
+  const byId = new Map(measured.checks.map((m) => [checkId(m), m]));
+  const stale = stored.checks.flatMap((c) => {
+    const m = byId.get(checkId(c))!;
     const off = [...drifted(c.requests, m.requests), ...drifted(c.propertyRequests ?? {}, m.propertyRequests ?? {})];
-    return off.length > 0 ? [`${c.clause} "${c.title}": ${off.join(', ')}`] : [];
+    return off.length > 0 ? [`${checkId(c)}: ${off.join(', ')}`] : [];
   });
   expect(stale, 'request counts moved beyond window-boundary jitter').toEqual([]);
 });

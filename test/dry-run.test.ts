@@ -3,7 +3,7 @@ import { readReport, ROOT, runCli } from './support/cli.js';
 import { startReference } from '../reference/server.js';
 import { loadProfile } from '../src/profile/profile.js';
 import { estimate, loadEstimates } from '../src/run/estimates.js';
-import { propertyBudget } from '../src/run/run.js';
+import { propertyBudget } from '../src/check/property-budget.js';
 
 test('--dry-run stops after the preflight and prints the checks, requests and time it would take', async () => {
   const methods: string[] = [];

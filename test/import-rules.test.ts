@@ -7,8 +7,10 @@ import { ROOT } from './support/cli.js';
 // The import rules of docs/architecture.md, as data: for each folder, the folders its files may not
 // import. The suites judge a target through the harness's public parts, never through the
 // reference they may be run against; the reference, mutants and variants know nothing of the suite.
+// src/ never imports the folders it serves (the reporters, the reference, the composition root in
+// bin/): it is handed what it needs of them (src/run/parts.ts).
 const FORBIDDEN: Record<string, readonly string[]> = {
-  src: ['suites', 'mutants', 'variants', 'test', 'scripts', 'bench'],
+  src: ['suites', 'mutants', 'variants', 'test', 'scripts', 'bench', 'reporters', 'reference', 'bin'],
   suites: [
     'reference',
     'mutants',
@@ -33,15 +35,17 @@ const FORBIDDEN: Record<string, readonly string[]> = {
     'src/keys',
     'src/report',
     'src/run',
+    'src/secrets',
+    'src/verdict',
     'suites',
     'mutants',
     'variants',
     'test',
     'reporters',
   ],
-  mutants: ['suites', 'variants', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report'],
-  variants: ['suites', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report'],
-  reporters: ['suites', 'reference', 'mutants', 'variants', 'test', 'src/run', 'src/report'],
+  mutants: ['suites', 'variants', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report', 'src/secrets', 'src/verdict'],
+  variants: ['suites', 'test', 'src/broker', 'src/check', 'src/http', 'src/run', 'src/report', 'src/secrets', 'src/verdict'],
+  reporters: ['suites', 'reference', 'mutants', 'variants', 'test', 'src/run', 'src/report', 'src/secrets', 'src/verdict'],
 };
 
 function sources(dir: string): string[] {
@@ -52,9 +56,12 @@ function sources(dir: string): string[] {
   });
 }
 
-/** The relative imports of a source file, as paths from the root (`.js` as written). */
+/**
+ * The relative imports of a source file, as paths from the root (`.js` as written): static ones
+ * (`import`, `export ... from`) and dynamic ones (`import('...')`), which load a module all the same.
+ */
 function importsOf(file: string): string[] {
-  return [...readFileSync(join(ROOT, file), 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)].map(([, target]) =>
+  return [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map(([, target]) =>
     relative(ROOT, normalize(join(ROOT, dirname(file), target!))),
   );
 }
@@ -70,6 +77,54 @@ test('no folder imports what docs/architecture.md forbids it', () => {
     }
   }
   expect(broken).toEqual([]);
+});
+
+/** A file's place in the folder graph of src/: its folder (`src/run/run.ts`: run), or the file itself at the top (`src/kit.ts`). */
+function folderOf(path: string): string {
+  const [, first, ...rest] = path.split('/');
+  return rest.length > 0 ? first! : first!.replace(/\.(ts|mjs|js)$/, '');
+}
+
+/** The folders of src/ as a graph: for each, the folders its files import, each with one import that shows it. */
+function folderGraph(): Map<string, Map<string, string>> {
+  const graph = new Map<string, Map<string, string>>();
+  for (const file of sources('src')) {
+    const from = folderOf(file);
+    for (const resolved of importsOf(file)) {
+      if (!resolved.startsWith('src/')) continue;
+      const to = folderOf(resolved);
+      if (to === from) continue;
+      if (!graph.has(from)) graph.set(from, new Map());
+      if (!graph.get(from)!.has(to)) graph.get(from)!.set(to, `${file} imports ${resolved}`);
+    }
+  }
+  return graph;
+}
+
+test('the folders of src/ import each other without a cycle: every folder sits above the ones it imports', () => {
+  const graph = folderGraph();
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (folder: string) => {
+    state.set(folder, 'open');
+    path.push(folder);
+    for (const next of graph.get(folder)?.keys() ?? []) {
+      if (state.get(next) === 'open') {
+        const cycle = [...path.slice(path.indexOf(next)), next];
+        cycles.push(
+          cycle
+            .slice(1)
+            .map((to, i) => graph.get(cycle[i]!)!.get(to)!)
+            .join('; '),
+        );
+      } else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(folder, 'done');
+  };
+  for (const folder of [...graph.keys()].sort()) if (!state.has(folder)) visit(folder);
+  expect(cycles).toEqual([]);
 });
 
 /** The packages a source file imports at run time (type-only imports are erased). */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { inferKeyPrefix } from '../src/keys/prefix.js';
 import { secretCandidates } from '../src/keys/secret.js';
-import { REDACTED, Redactor } from '../src/http/redactor.js';
+import { REDACTED, Redactor } from '../src/secrets/redactor.js';
 
 // Where the profile leaves the key facts open (every remote target without a profile), the run
 // finds the key and its prefix itself. A wrong guess used to redact the run's own words.

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { REDACTED, Redactor } from '../src/http/redactor.js';
-import { guardOutput, scrubReports } from '../src/report/leak-scan.js';
+import { REDACTED, Redactor } from '../src/secrets/redactor.js';
+import { guardOutput, scrubReports } from '../src/secrets/leak-scan.js';
 
 const KEY = 'sk_Q9vLmT2xRk8NwZpA4sYhJc6uEb1GdFo3';
 

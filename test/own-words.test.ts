@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { Redactor } from '../src/http/redactor.js';
+import { Redactor } from '../src/secrets/redactor.js';
 import type { ConformanceDocument } from '../src/report/document.js';
-import { alteredOwnWords } from '../src/report/own-words.js';
+import { alteredOwnWords } from '../src/secrets/own-words.js';
 
 // A value wrongly taken for a secret must never rewrite a verdict: a report whose own words the
 // redaction would alter is a fault of the suite, and the run says so (inconclusive).
@@ -18,7 +18,7 @@ const document = {
       status: 'fail',
       section: 'Authentication',
       summary: 'After creation, no response contains a part of the secret.',
-      checks: [{ clause: 'KEY-4', title: 'no response of the run contains a part of its secret', status: 'fail' }],
+      checks: [{ clause: 'KEY-4', key: 'run-wide', title: 'no response of the run contains a part of its secret', status: 'fail' }],
     },
   ],
 } as unknown as ConformanceDocument;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { Pacer, rateHeaders } from '../src/pacing/pacer.js';
+import { rateHeaders } from '../src/http/rate-headers.js';
+import { Pacer } from '../src/pacing/pacer.js';
 
 function clock() {
   let now = 1_000_000_000_000;

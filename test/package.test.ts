@@ -43,11 +43,14 @@ beforeAll(async () => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('the npm package', () => {
-  test('npm pack ships the sources a run loads, the types and the build info, and no tests or mutants', () => {
+  test('npm pack ships the sources a run loads, their build, the types and the build info, and no tests or mutants', () => {
     const paths = packed.files.map((f) => f.path);
     for (const file of [
       'bin/conformance.mjs',
-      'index.mjs',
+      'dist/js/bin/index.js',
+      'dist/js/src/cli/main.js',
+      'dist/js/validators.cjs',
+      'dist/js/stamp',
       'src/cli/main.ts',
       'suites/general.suite.ts',
       'reference/server.ts',
@@ -55,9 +58,9 @@ describe('the npm package', () => {
       'schemas/fleet.schema.json',
       'fixtures/request-estimates.json',
       'build-info.json',
-      'dist/types/src/index.d.ts',
-      'dist/types/src/report/types.d.ts',
-      'src/report/types.mjs',
+      'dist/types/bin/index.d.ts',
+      'dist/types/src/report-types.d.ts',
+      'dist/js/src/report-types.js',
     ]) {
       expect(paths, file).toContain(file);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { REDACTED, Redactor } from '../src/http/redactor.js';
+import { REDACTED, Redactor } from '../src/secrets/redactor.js';
 
 const KEY = 'sk_Asusta4xgNsmTsgEl5ghfTvO-F7VYxdr';
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { canonicalJson } from '../src/integrity/canonical-json.js';
 import { writeManifest, type Manifest } from '../src/integrity/manifest.js';
 import { loadSigningKey } from '../src/integrity/signing-key.js';
-import { verified, verifyFolder } from '../src/integrity/verify.js';
+import { verified, verifyFolder } from '../src/report/verify.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { schemaErrors } from '../src/schemas.js';
 import { readJson, runConformance, scratch, targetEnv, withMutants, withReference, type CommandResult } from './support/commands.js';

@@ -5,7 +5,7 @@ import { Broker } from '../src/broker/broker.js';
 import { serveBroker, type RunningBroker } from '../src/broker/channel.js';
 import { WorkerState } from '../src/check/worker.js';
 import { closeDispatcher } from '../src/http/client.js';
-import type { RunContext } from '../src/run/context.js';
+import type { RunContext } from '../src/check/run-context.js';
 
 // The worker's shared client names, on every exchange, the check the request was made for: the
 // log's evidence says which check sent what, also when concurrent checks overlap.

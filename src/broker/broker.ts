@@ -1,6 +1,8 @@
 import type { Exchange } from '../http/exchange.js';
-import { Redactor } from '../http/redactor.js';
-import { FAILED_CREDENTIALS_BUCKET, Pacer, rateHeaders, type PacerOptions } from '../pacing/pacer.js';
+import { Redactor } from '../secrets/redactor.js';
+import { RevealedSecrets } from '../secrets/revealed-secrets.js';
+import { rateHeaders } from '../http/rate-headers.js';
+import { FAILED_CREDENTIALS_BUCKET, Pacer, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 import { SubmissionCap } from './submission-cap.js';
 
@@ -19,8 +21,7 @@ export class Broker {
   /** Every configured and revealed secret: everything written is redacted through it. */
   readonly redactor = new Redactor();
   /** Only secrets revealed by the target during the run (KEY-4 looks for these). */
-  readonly #revealed = new Redactor();
-  readonly #revealedValues: string[] = [];
+  readonly #revealed: RevealedSecrets;
   readonly #log: Exchange[] = [];
   readonly ledger: Ledger;
   /** The submissions the run created and those claimed in flight, against `--max-submissions`. */
@@ -43,6 +44,7 @@ export class Broker {
         : {}),
     });
     this.#keyPrefix = options.keyPrefix;
+    this.#revealed = new RevealedSecrets(options.keyPrefix);
     this.ledger = new Ledger(options.ledgerFile);
   }
 
@@ -85,7 +87,7 @@ export class Broker {
     if (!this.#bucketKinds.has(exchange.bucket)) this.#bucketKinds.set(exchange.bucket, exchange.auth);
     if (exchange.response) {
       const headerText = Object.values(exchange.response.headers).join('\n');
-      const leaks = this.#revealed.leaksIn(body) || this.#revealed.leaks(headerText) ? this.#whichLeak(Buffer.from(body).toString('utf8'), headerText) : [];
+      const leaks = this.#revealed.leaksIn(body, headerText);
       if (leaks.length > 0) exchange.leaks = leaks;
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
       if (failedCredential(exchange)) this.pacer.observe(FAILED_CREDENTIALS_BUCKET, true, exchange.response.status, rateHeaders({}), false);
@@ -96,14 +98,6 @@ export class Broker {
     return seq;
   }
 
-  #whichLeak(body: string, headerText: string): number[] {
-    return this.#revealedValues.flatMap((value, index) => {
-      const one = new Redactor();
-      one.add(value, this.#keyPrefix);
-      return one.leaks(body) || one.leaks(headerText) ? [index] : [];
-    });
-  }
-
   /** A configured key: redacted everywhere, never looked for as a leak. */
   addConfiguredSecret(value: string | null): void {
     this.redactor.add(value, this.#keyPrefix);
@@ -111,10 +105,8 @@ export class Broker {
 
   /** A key the target revealed during the run: redacted, and looked for in every later response. */
   addRevealedSecret(value: string): void {
-    if (this.#revealedValues.includes(value)) return;
-    this.#revealedValues.push(value);
+    if (!this.#revealed.add(value)) return;
     this.redactor.add(value, this.#keyPrefix);
-    this.#revealed.add(value, this.#keyPrefix);
   }
 
   /** A value that may be a new key but never authenticated: redacted where it appears whole. */
@@ -124,7 +116,7 @@ export class Broker {
 
   /** Every secret the run knows, for worker-side redaction of one-line reasons. */
   secrets(): string[] {
-    return [...this.#revealedValues];
+    return this.#revealed.values();
   }
 
   log(): readonly Exchange[] {

@@ -30,7 +30,7 @@ export const UNKNOWN_ID = '(unknown id)';
 /** A ledger line of the run `where`, stamped now: an API key unless `kind` says otherwise. */
 export function ledgerEntry(
   where: { readonly runId: string; readonly baseUrl: string },
-  line: { event: LedgerEntry['event']; id: string; kind?: LedgerEntry['kind']; name?: string | null; note?: string },
+  line: { event: LedgerEntry['event']; id: string; kind?: LedgerEntry['kind']; name?: string | null | undefined; note?: string | undefined },
 ): LedgerEntry {
   return {
     event: line.event,

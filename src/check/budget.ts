@@ -1,6 +1,6 @@
 import { FAILED_CREDENTIALS_BUCKET } from '../pacing/pacer.js';
 import { bucketOfCredential, type Credential } from '../http/request.js';
-import type { RunContext } from '../run/context.js';
+import type { RunContext } from './run-context.js';
 import type { WorkerState } from './worker.js';
 
 /**

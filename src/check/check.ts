@@ -6,13 +6,25 @@ import { curlLine } from '../http/curl.js';
 import { isSafeMethod } from '../http/methods.js';
 import { describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
 import { KEY_CREATION_PATH } from '../keys/paths.js';
-import type { RunContext } from '../run/context.js';
+import type { RunContext } from './run-context.js';
 import { CheckContext } from './context.js';
-import { CheckNotRun, Finding, type CheckRecord } from './outcome.js';
+import { CheckNotRun, Finding, type CheckDimensions, type CheckRecord } from './outcome.js';
 import { Shared } from './shared.js';
 import { WorkerState } from './worker.js';
 
-export interface CheckOptions {
+/**
+ * A check's facts beside it: its stable key and the dimensions it spans (`states`, `values`,
+ * `judges`, for docs/coverage.md) are declared here and nowhere else, so that adding or rewording
+ * a check touches its suite file alone (then `npm run coverage`).
+ */
+export interface CheckOptions extends CheckDimensions {
+  /**
+   * The check's stable name, unique within its clause: words joined by `-`, like
+   * `ceiling-without-key`, or `envelope-${name}` for one of a loop's checks of each collection. The
+   * request estimates and the coverage table know the check by it; the title is free text for
+   * people, reworded at will. A new key is a new check.
+   */
+  readonly key: string;
   /** The check changes data on the target: left out by `--read-only`. @default false */
   readonly writes?: boolean;
   /** Extra condition of applicability beyond the clause's needs; a string is the reason it does not apply. */
@@ -33,6 +45,7 @@ export interface CheckOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
+const KEY_FORM = /^[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$/;
 
 /**
  * The state checks share, as vitest fixtures with an explicit scope: what one worker keeps (its
@@ -56,14 +69,15 @@ let checkTestApi: ReturnType<typeof checkTest> | null = null;
  * test name, applicability and selection are decided here, and the outcome reaches the
  * conformance reporter as task meta.
  */
-export function check(id: ClauseId, title: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
+export function check(id: ClauseId, title: string, body: (t: CheckContext) => Promise<void>, options: CheckOptions): void {
   if (!isClauseId(id)) throw new Error(`unknown clause ${String(id)}`);
+  if (!KEY_FORM.test(options.key)) throw new Error(`${id} ${title}: the key "${options.key}" is not words joined by - (like ceiling-without-key)`);
   const name = `${id} ${title}`;
   checkTestApi ??= checkTest();
   const declare = options.concurrent ? checkTestApi.concurrent : checkTestApi;
   declare(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, fileShared }) => {
     const run = workerState.run;
-    const record: CheckRecord = { clause: id, title, status: 'pass' };
+    const record: CheckRecord = { clause: id, key: options.key, title, status: 'pass', ...dimensionsOf(options) };
     task.meta.conformance = record;
     const leftOut = causeNotToRun(id, run, options);
     if (leftOut) {
@@ -89,6 +103,12 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
       throw failure;
     }
   });
+}
+
+/** The dimensions the check declares, as its record carries them: only those it declares. */
+function dimensionsOf({ states, values, judges }: CheckOptions): Pick<CheckRecord, 'dimensions'> {
+  const declared: CheckDimensions = { ...(states ? { states } : {}), ...(values ? { values } : {}), ...(judges ? { judges } : {}) };
+  return Object.keys(declared).length > 0 ? { dimensions: declared } : {};
 }
 
 /** What the check cost the target, by credential: the figures behind `--dry-run`'s estimate. */

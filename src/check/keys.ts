@@ -3,6 +3,7 @@ import type { HttpResponse } from '../http/client.js';
 import { KEY_PROPAGATION_MS, type FirstUse } from '../keys/identify.js';
 import { KEY_CREATION_PATH } from '../keys/paths.js';
 import { adoptKey, postKey, type RunKeyPort } from '../keys/run-key.js';
+import { runKeyName } from '../keys/run-key-name.js';
 import { fillPath } from '../profile/profile.js';
 import type { CheckContext } from './context.js';
 import type { WorkerState } from './worker.js';
@@ -45,7 +46,7 @@ export class CheckKeys {
 
   /** A recognisable name, so that a deployment owner (and `cleanup`) can tell run keys apart. */
   name(purpose: string): string {
-    return `conformance-${this.t.run.runId}-${purpose}`;
+    return runKeyName(this.t.run.runId, purpose);
   }
 
   /** The Authorization credential of a created key. */

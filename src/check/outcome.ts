@@ -1,5 +1,6 @@
 import type { NotRunKind } from '../clauses/applicability.js';
 import type { ClauseId } from '../clauses/catalogue.js';
+import type { State, ValueClass } from '../clauses/dimensions.js';
 import type { AuthKind, Exchange } from '../http/exchange.js';
 
 /** A check's result; a clause takes the most severe of its checks' (see `clauseStatus`). */
@@ -12,12 +13,31 @@ export interface Reproduction {
   curl?: string[];
   /** fast-check's seed and path, and the shrunk input, for a failed property. */
   seed?: number;
-  path?: string;
+  path?: string | undefined;
   counterexample?: string;
+}
+
+/**
+ * What a check spans that cannot be read off its exchanges, as it declares it: the table of
+ * docs/coverage.md reads it from the records of the coverage run.
+ */
+export interface CheckDimensions {
+  /** Of the resource the check acts on (a key never used, used, deleted). */
+  readonly states?: readonly State[] | undefined;
+  /** Of the values it sends or judges (absent, null, empty, at a bound, beyond ASCII, huge). */
+  readonly values?: readonly ValueClass[] | undefined;
+  /** It judges exchanges others made: every exchange of the run, or those of these clauses' checks. */
+  readonly judges?: 'run' | readonly ClauseId[];
 }
 
 export interface CheckRecord {
   readonly clause: ClauseId;
+  /**
+   * The check's stable name within its clause (`ceiling-without-key`): what the request estimates
+   * and the coverage table know it by, unchanged when its title is reworded.
+   */
+  readonly key: string;
+  /** For people: free text, reworded at will. */
   readonly title: string;
   status: CheckStatus;
   /** One line in plain words, for anything but a pass. */
@@ -38,6 +58,8 @@ export interface CheckRecord {
   keys?: number;
   /** Of those, the keys its generated cases created, which grow with the property budget. */
   propertyKeys?: number;
+  /** Its declared states, value classes and judged exchanges, when it declares any. */
+  dimensions?: CheckDimensions;
 }
 
 declare module '@vitest/runner' {

@@ -1,7 +1,7 @@
 import { maxSubmissionsCause } from '../clauses/applicability.js';
 import { TransportFailure, type HttpResponse } from '../http/client.js';
 import type fc from 'fast-check';
-import type { RunContext } from '../run/context.js';
+import type { RunContext } from './run-context.js';
 import { batchedCases, batchedProperty, type BatchedPropertyOptions, type SendBatch } from './batched.js';
 import type { CheckContext } from './context.js';
 import { CheckNotRun } from './outcome.js';

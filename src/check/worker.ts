@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { RemoteBroker } from '../broker/remote.js';
 import { HttpClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
-import { Redactor } from '../http/redactor.js';
-import type { RunContext } from '../run/context.js';
+import { Redactor } from '../secrets/redactor.js';
+import type { RunContext } from './run-context.js';
 
 /**
  * What one worker keeps for all its checks (a vitest fixture of worker scope, see `check.ts`):

@@ -1,5 +1,5 @@
 import type { Profile } from '../profile/profile.js';
-import { selectionReason, type Selection } from '../run/selection.js';
+import { selectionReason, type Selection } from './selection.js';
 import { CLAUSES, NEEDS, type ClauseId, type Need } from './catalogue.js';
 
 /**
@@ -28,7 +28,7 @@ export interface ApplicabilityInput {
   readonly selection: Selection;
   readonly readOnly: boolean;
   /** `--max-submissions`; absent: no cap is in question. */
-  readonly maxSubmissions?: number;
+  readonly maxSubmissions?: number | undefined;
 }
 
 /** The one wording of a cap that leaves no room, for checks, the dry run and the report. */
@@ -77,7 +77,7 @@ export function undeclared(what: string): NotRunCause {
 export function notRunCause(
   id: ClauseId,
   input: ApplicabilityInput,
-  check: { readonly writes?: boolean; readonly submissions?: number } = {},
+  check: { readonly writes?: boolean | undefined; readonly submissions?: number } = {},
 ): NotRunCause | null {
   const selected = selectionReason(id, input.selection);
   if (selected) return { kind: 'selection', reason: selected };

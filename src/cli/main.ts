@@ -1,11 +1,12 @@
 import { HelpRequested, USAGE } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
-import { consoleOutput } from '../run/output.js';
+import { consoleOutput } from '../output.js';
+import type { RunParts } from '../run/parts.js';
 import type { Command } from './command.js';
 
 /** A command loaded when it is called: `verify` and `diff` need not load vitest and the reference. */
 function lazy(load: () => Promise<Command>): Command {
-  return async (args, io) => (await load())(args, io);
+  return async (args, io, parts) => (await load())(args, io, parts);
 }
 
 /** Every command by name; `run` is the default when the first argument is a flag or absent. */
@@ -19,8 +20,11 @@ export const COMMANDS = {
   fleet: lazy(async () => (await import('./commands/fleet.js')).fleetCommand),
 } as const satisfies Record<string, Command>;
 
-/** `conformance`: exit 0 conformant, 1 non-conformant, 2 inconclusive (the run interface). */
-async function main(argv: readonly string[]): Promise<number> {
+/**
+ * `conformance`: exit 0 conformant, 1 non-conformant, 2 inconclusive (the run interface). Called
+ * by the composition root (`bin/cli.ts`), which hands over the run's parts.
+ */
+export async function main(argv: readonly string[], parts: RunParts): Promise<number> {
   try {
     const [first, ...rest] = argv;
     if (first === '--suite-digest' && rest.length === 0) {
@@ -32,11 +36,11 @@ async function main(argv: readonly string[]): Promise<number> {
       );
       return 0;
     }
-    if (first === undefined || first.startsWith('-')) return await COMMANDS.run(argv, consoleOutput);
+    if (first === undefined || first.startsWith('-')) return await COMMANDS.run(argv, consoleOutput, parts);
     if (!Object.hasOwn(COMMANDS, first)) {
       throw new ConformanceError('CONF_SETTING_INVALID', `unknown command "${first}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
     }
-    return await COMMANDS[first as keyof typeof COMMANDS](rest, consoleOutput);
+    return await COMMANDS[first as keyof typeof COMMANDS](rest, consoleOutput, parts);
   } catch (error) {
     if (error instanceof HelpRequested) {
       process.stdout.write(`${USAGE}\n`);
@@ -50,5 +54,3 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
 }
-
-process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { ConformanceError } from '../errors.js';
-import { propertyBudget } from '../run/property-budget.js';
+import { propertyBudget } from '../check/property-budget.js';
 import type { Settings } from './settings.js';
 
 /** What a report's header says the run was: a certification, or plainly what it is not (issue 26). */

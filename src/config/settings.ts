@@ -5,7 +5,7 @@ import dotenv from 'dotenv';
 import { ConformanceError } from '../errors.js';
 import type { SigningKeySource } from '../integrity/signing-key.js';
 import { checkCertifiable } from './run-mode.js';
-import { parseSelectors } from '../run/selection.js';
+import { parseSelectors } from '../clauses/selection.js';
 
 /** A run's settings, from flags, the environment and `.env` (run interface, "How a run is pointed at a target"). */
 export interface Settings {
@@ -26,7 +26,7 @@ export interface Settings {
   readonly leaveKeys: boolean;
   /**
    * `--max-keys`: the most keys a run spreads its work over, the configured one included. Null:
-   * not given, so DEFAULT_MAX_KEYS where one key would make the run slow.
+   * not given, so DEFAULT_MAX_KEYS (`keys/pool-size.ts`) where one key would make the run slow.
    */
   readonly maxKeys: number | null;
   /** `--max-submissions`: the most submissions a run creates (they cannot be deleted). Null: not given, so DEFAULT_MAX_SUBMISSIONS. */
@@ -89,12 +89,6 @@ CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
 --certify: a certification run (full, signed, every MUST clause judged). conformance --suite-digest: this suite's digest.
 Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup,
 verify DIR [--public-key FILE] [--expect-suite DIGEST], fleet FLEET.json, fleet --merge DIR....`;
-
-/**
- * Keys a run spreads its work over by default, the configured one included: at the
- * document's 100 a minute per key, ten keys carry a full-strength run (100 cases a property) in about three minutes.
- */
-export const DEFAULT_MAX_KEYS = 10;
 
 /** Seconds a signalled run spends deleting its keys at most (k6's teardownTimeout, shorter: a CI runner kills about 10 s after its first signal). */
 export const DEFAULT_TEARDOWN_S = 10;

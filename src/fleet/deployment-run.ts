@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import type { Output } from '../run/output.js';
+import type { Output } from '../output.js';
 import type { Deployment } from './fleet-file.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 

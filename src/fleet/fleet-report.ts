@@ -6,7 +6,7 @@ import { MANIFEST_FILE } from '../integrity/manifest.js';
 import { readReportFile } from '../report/baseline.js';
 import type { ConformanceDocument } from '../report/document.js';
 import { REPORT_FILES } from '../report/write.js';
-import { EXIT_CODES, type ClauseStatus, type Verdict } from '../run/verdict.js';
+import { EXIT_CODES, type ClauseStatus, type Verdict } from '../verdict/verdict.js';
 
 export const FLEET_FORMAT = 'api-v1-conformance-fleet';
 export const FLEET_FILES = { json: 'fleet.json', html: 'fleet.html', markdown: 'fleet.md' } as const;

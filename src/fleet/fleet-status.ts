@@ -1,4 +1,4 @@
-import type { ClauseStatus } from '../run/verdict.js';
+import type { ClauseStatus } from '../verdict/verdict.js';
 
 /** A clause's status in a fleet cell; `none` where the deployment has no report. Total over the statuses. */
 export const STATUS_MARK: Record<ClauseStatus | 'none', string> = {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { writeFileAtomic } from '../report/atomic.js';
+import { writeFileAtomic } from '../files/atomic.js';
 import { join, relative } from 'node:path';
-import type { Redactor } from '../http/redactor.js';
+import type { Redactor } from '../secrets/redactor.js';
 import { MANIFEST_FILE, writeManifest } from '../integrity/manifest.js';
 import type { SigningKey } from '../integrity/signing-key.js';
 import { renderFleetHtml } from './fleet-html.js';

@@ -15,7 +15,7 @@ export interface Exchange {
   /** Order in the run's log, assigned by the broker. */
   seq?: number;
   /** The check (test name) that made the request, when one did. */
-  check?: string;
+  check?: string | undefined;
   startedAt: string;
   durationMs: number;
   auth: AuthKind;

@@ -15,9 +15,9 @@ export interface RequestSpec {
   /** Path under the base URL, starting with `/`. */
   readonly path: string;
   /** Encoded with encodeURIComponent; repeated names allowed as pairs. */
-  readonly query?: Readonly<Record<string, string | number | undefined>> | readonly (readonly [string, string])[];
+  readonly query?: Readonly<Record<string, string | number | undefined>> | readonly (readonly [string, string])[] | undefined;
   /** Sent exactly as given, for adversarial spellings (`page=%20&page=2`). */
-  readonly rawQuery?: string;
+  readonly rawQuery?: string | undefined;
   /** @default 'main' */
   readonly auth?: Credential;
   /** Serialised as JSON with `Content-Type: application/json`. */

@@ -52,7 +52,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       const res = await undiciRequest(request.url, {
         method: request.method as Dispatcher.HttpMethod,
         headers: { ...request.headers },
-        body: request.body,
+        ...(request.body !== undefined ? { body: request.body } : {}),
         dispatcher: dispatcher(connectTimeoutMs),
         signal: AbortSignal.timeout(timeoutMs),
         headersTimeout: timeoutMs,

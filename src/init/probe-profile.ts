@@ -3,6 +3,7 @@ import { ledgerEntry, UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
 import { DOCUMENT_LIMITS } from '../profile/profile.js';
 import { errorOf, isObject, itemsOf, probe, totalOf, type ProbeTarget } from './probe-http.js';
 import { collectionForms, deletionCandidates, idMemberOf } from '../keys/deletion.js';
+import { runKeyName } from '../keys/run-key-name.js';
 
 /** How `init` knows a fact: it saw the target answer so, or it wrote the usual value unseen. */
 export type How = 'probed' | 'guessed';
@@ -137,7 +138,7 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
     ? probed(listPath, `GET ${listPath} answered 200 with a pagination envelope`)
     : probed(null, `no pagination envelope at ${foundList.tried.join(', ')}`);
   // Named as the run names its keys, and in the ledger before it exists: `cleanup` finds it.
-  const name = `conformance-${target.runId}-init`;
+  const name = runKeyName(target.runId, 'init');
   const run = { runId: target.runId, baseUrl: target.http.baseUrl };
   const ledger = (event: LedgerEntry['event'], id: string, note?: string) => target.ledger.add(ledgerEntry(run, { event, id, name, note }));
   ledger('creating', UNKNOWN_ID);

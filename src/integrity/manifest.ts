@@ -1,11 +1,11 @@
 import { sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../report/atomic.js';
+import { writeFileAtomic } from '../files/atomic.js';
 import { join } from 'node:path';
-import type { ConformanceDocument } from '../report/document.js';
 import { canonicalJson } from './canonical-json.js';
 import { sha256 } from './digest.js';
 import type { SigningKey } from './signing-key.js';
+import type { SuiteIdentity } from './suite-identity.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'api-v1-conformance-manifest';
@@ -41,11 +41,19 @@ export interface Manifest {
   format: typeof MANIFEST_FORMAT;
   formatVersion: typeof MANIFEST_FORMAT_VERSION;
   createdAt: string;
-  suite: ConformanceDocument['suite'] | null;
+  suite: SuiteIdentity | null;
   files: ManifestFile[];
   /** Every exchange of evidence in the report's `conformance.json`, when the folder holds one. */
   evidence: ManifestEvidence[];
   signature?: ManifestSignature;
+}
+
+/**
+ * What of a report the manifest digests: each check's evidence, by clause (`conformance.json`'s
+ * members, as far as the manifest reads them).
+ */
+export interface EvidencedReport {
+  readonly clauses: readonly { readonly id: string; readonly checks: readonly { readonly title: string; readonly evidence?: readonly unknown[] }[] }[];
 }
 
 /** The digest of one file. */
@@ -55,7 +63,7 @@ export function fileEntry(dir: string, path: string): ManifestFile {
 }
 
 /** Every exchange of evidence of a report, each with the digest of its canonical JSON. */
-export function evidenceEntries(document: Pick<ConformanceDocument, 'clauses'>): ManifestEvidence[] {
+export function evidenceEntries(document: EvidencedReport): ManifestEvidence[] {
   const out: ManifestEvidence[] = [];
   for (const clause of document.clauses ?? []) {
     (clause.checks ?? []).forEach((check, c) => {
@@ -81,7 +89,7 @@ export function signedText(manifest: Manifest): string {
 export function writeManifest(
   dir: string,
   files: readonly string[],
-  options: { readonly suite: Manifest['suite']; readonly document?: Pick<ConformanceDocument, 'clauses'> | null; readonly key?: SigningKey | null },
+  options: { readonly suite: Manifest['suite']; readonly document?: EvidencedReport | null; readonly key?: SigningKey | null },
 ): string {
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,

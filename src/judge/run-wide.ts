@@ -1,6 +1,6 @@
 import type { ClauseId } from '../clauses/catalogue.js';
 import type { Exchange } from '../http/exchange.js';
-import { rateHeaders } from '../pacing/pacer.js';
+import { RESET_SKEW_SECONDS, rateHeaders } from '../http/rate-headers.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors } from '../schemas.js';
 import { collections } from '../target/collections.js';
@@ -43,9 +43,6 @@ function whoseCeiling(ceiling: number): string {
     ? ` (the document's figure, which stands where the profile declares no limits: a deployment with a ceiling of its own states it in the profile's limits.perKeyPerMinute)`
     : " (the profile's limits.perKeyPerMinute)";
 }
-
-/** Seconds of clock skew allowed between the suite and the target when judging X-RateLimit-Reset. */
-export const RESET_SKEW_SECONDS = 5;
 
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined);

@@ -3,6 +3,7 @@ import { fillPath, type Profile } from '../profile/profile.js';
 import { KEY_CREATION_PATH, PROBE_PATH } from './paths.js';
 import { ledgerEntry } from '../broker/ledger.js';
 import { adoptKey, postKey, type RunKeyPort } from './run-key.js';
+import { runKeyName } from './run-key-name.js';
 
 export { CONVENTIONAL_KEY_PATH, KEY_CREATION_PATH, PROBE_PATH } from './paths.js';
 
@@ -61,7 +62,7 @@ function refuse(why: string): KeyDeletion {
 
 async function tryConventionalDeletion(probe: DeletionProbe): Promise<KeyDeletion> {
   const { http, broker, profile } = probe;
-  const name = `conformance-${probe.runId}-deletion-probe`;
+  const name = runKeyName(probe.runId, 'deletion-probe');
   const res = await postKey(probe, name);
   const body = (res.json ?? null) as Record<string, unknown> | null;
   // The id member: the declared one, or the first id-like member of the creation response.

@@ -1,10 +1,11 @@
 import { TransportFailure } from '../http/client.js';
-import { rateHeaders } from '../pacing/pacer.js';
+import { rateHeaders } from '../http/rate-headers.js';
 import { fillPath } from '../profile/profile.js';
 import type { KeyDeletion } from './deletion.js';
 import { PROBE_PATH } from './paths.js';
 import { ledgerEntry } from '../broker/ledger.js';
 import { createRunKey, type RunKeyPort } from './run-key.js';
+import { runKeyName } from './run-key-name.js';
 
 /** Keys of the main account the run spreads its work over, and what the run says of them. */
 export interface KeyPool {
@@ -35,7 +36,7 @@ export async function createKeyPool(request: PoolRequest): Promise<KeyPool> {
   let stoppedBy: string | null = null;
   try {
     for (let n = 1; n < size && stoppedBy === null; n++) {
-      const key = await createPoolKey(request, `conformance-${request.runId}-pool-${n}`);
+      const key = await createPoolKey(request, runKeyName(request.runId, `pool-${n}`));
       if ('refused' in key) stoppedBy = key.refused;
       else made.push(key);
     }

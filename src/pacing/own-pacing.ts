@@ -1,6 +1,7 @@
 import type { ClientHooks } from '../http/client.js';
 import type { Profile } from '../profile/profile.js';
-import { Pacer, rateHeaders } from './pacer.js';
+import { rateHeaders } from '../http/rate-headers.js';
+import { Pacer } from './pacer.js';
 
 /**
  * Client hooks for a command that runs without the run's broker (`init`, `cleanup`): a pacer of

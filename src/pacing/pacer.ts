@@ -8,6 +8,7 @@
  * in a sliding window of the profile's size.
  */
 
+import type { RateHeaders } from '../http/rate-headers.js';
 import { sleep } from '../sleep.js';
 
 /**
@@ -29,7 +30,7 @@ export interface PacerOptions {
    */
   readonly marginMs?: number;
   /** Called when a wait of two seconds or more begins, for progress output; `what` says why. */
-  readonly onWait?: (bucket: string, ms: number, what?: string) => void;
+  readonly onWait?: ((bucket: string, ms: number, what?: string) => void) | undefined;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
   /**
@@ -68,13 +69,6 @@ interface BucketState {
   lastSeenAt: number | null;
   /** Whether the last response carried a plausible Reset (the window's end is known). */
   resetKnown: boolean;
-}
-
-export interface RateHeaders {
-  readonly limit: number | null;
-  readonly remaining: number | null;
-  readonly reset: number | null;
-  readonly retryAfter: number | null;
 }
 
 const LONG_WAIT_MS = 2000;
@@ -296,19 +290,4 @@ export class Pacer {
     }
     return state;
   }
-}
-
-/** Reads the rate-limit headers as integers; anything else is null. */
-export function rateHeaders(headers: Readonly<Record<string, string>>): RateHeaders {
-  return {
-    limit: integer(headers['x-ratelimit-limit']),
-    remaining: integer(headers['x-ratelimit-remaining']),
-    reset: integer(headers['x-ratelimit-reset']),
-    retryAfter: integer(headers['retry-after']),
-  };
-}
-
-function integer(value: string | undefined): number | null {
-  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return null;
-  return Number(value);
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { ConformanceError } from '../errors.js';
-import type { ClauseStatus } from '../run/verdict.js';
+import type { ClauseStatus } from '../verdict/verdict.js';
 import { schemaErrors } from '../schemas.js';
 import { footprintLine } from './footprint.js';
 import type { ConformanceDocument } from './document.js';
-import { propertyBudget } from '../run/property-budget.js';
+import { propertyBudget } from '../check/property-budget.js';
 
 /** A clause whose standing changed between two reports. */
 export interface ClauseChange {

@@ -5,7 +5,7 @@ import type { LedgerEntry } from '../broker/ledger.js';
 import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/profile.js';
 import type { RunMode } from '../config/run-mode.js';
-import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../run/verdict.js';
+import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../verdict/verdict.js';
 import type { Comparison } from './baseline.js';
 import { becauseWithKeyLeft } from './footprint.js';
 import { pathFlagsToNames } from './local-paths.js';

@@ -1,7 +1,7 @@
 import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import type { CheckRecord } from '../check/outcome.js';
 import type { Exchange } from '../http/exchange.js';
-import type { ClauseStatus } from '../run/verdict.js';
+import type { ClauseStatus } from '../verdict/verdict.js';
 import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';

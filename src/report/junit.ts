@@ -1,6 +1,6 @@
 import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import type { Exchange } from '../http/exchange.js';
-import type { ClauseStatus } from '../run/verdict.js';
+import type { ClauseStatus } from '../verdict/verdict.js';
 import type { ConformanceDocument } from './document.js';
 import { leftOnTarget } from './footprint.js';
 

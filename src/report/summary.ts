@@ -1,4 +1,4 @@
-import type { ClauseStatus } from '../run/verdict.js';
+import type { ClauseStatus } from '../verdict/verdict.js';
 import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redactor } from '../http/redactor.js';
-import { writeFileAtomic } from './atomic.js';
+import type { Redactor } from '../secrets/redactor.js';
+import { writeFileAtomic } from '../files/atomic.js';
 import type { ConformanceDocument } from './document.js';
 import { REPORT_FORMATS, type ReportFormat } from './formats.js';
 import { withoutLocalPaths } from './local-paths.js';

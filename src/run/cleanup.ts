@@ -2,7 +2,7 @@ import { UNKNOWN_ID, type Ledger, type LedgerEntry } from '../broker/ledger.js';
 import { TransportFailure, type HttpClient } from '../http/client.js';
 import { fillPath, type Profile } from '../profile/profile.js';
 import type { KeyDeletion } from '../keys/deletion.js';
-import type { Output } from './output.js';
+import type { Output } from '../output.js';
 
 /** A key that could not be deleted, and why. */
 export interface LeftBehind {

@@ -3,7 +3,7 @@ import { notRunCause } from '../clauses/applicability.js';
 import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates, submissionPlan, type RequestEstimates } from './estimates.js';
-import type { Selection } from './selection.js';
+import type { Selection } from '../clauses/selection.js';
 import { writePlan, writePlanLines } from './write-plan.js';
 
 export interface DryRunInput {

@@ -1,4 +1,4 @@
-import type { Output } from './output.js';
+import type { Output } from '../output.js';
 
 /** A wait going on, in words: which budget, for what, and until when (local ms) as now known. */
 export interface DescribedWait {

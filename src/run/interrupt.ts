@@ -1,4 +1,4 @@
-import type { Output } from './output.js';
+import type { Output } from '../output.js';
 
 /** The signals that end a run, and the exit status a shell reports for each (128 + its number). */
 export const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;

@@ -2,50 +2,51 @@ import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Vitest } from 'vitest/node';
-import { ConformanceReporter } from '../../reporters/conformance.js';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
 import type { LedgerEntry } from '../broker/ledger.js';
 import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
-import { DEFAULT_MAX_KEYS, type Settings } from '../config/settings.js';
+import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { bucketOfCredential, closeDispatcher, HttpClient } from '../http/client.js';
-import { isLoopback } from '../http/loopback.js';
 import { loadSigningKey, type SigningKey } from '../integrity/signing-key.js';
-import { MANIFEST_FILE } from '../integrity/manifest.js';
-import { buildDocument, type Stopped } from '../report/document.js';
-import { guardOutput } from '../report/leak-scan.js';
-import { publish } from '../report/publish.js';
-import { alteredOwnWords } from '../report/own-words.js';
-import { baselineExitCode, compareReports, readReportFile } from '../report/baseline.js';
+import type { Stopped } from '../report/document.js';
+import { guardOutput } from '../secrets/leak-scan.js';
+import { publishRun } from '../report/publish.js';
+import { baselineExitCode, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
 import { sleep } from '../sleep.js';
 import { cleanupCreated } from './cleanup.js';
 import { onInterrupt, SIGNAL_EXIT, type StopSignal } from './interrupt.js';
-import type { RunContext } from './context.js';
+import type { RunContext } from '../check/run-context.js';
 import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
 import { inferKeyPrefix } from '../keys/prefix.js';
 import { createKeyPool } from '../keys/pool.js';
-import type { Profile } from '../profile/profile.js';
+import { poolSizeFor } from '../keys/pool-size.js';
+import { clockMarginMs } from '../pacing/margin.js';
 import { estimate, loadEstimates, type Estimate } from './estimates.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
-import { consoleOutput, type Output } from './output.js';
-import { preflight } from './preflight.js';
+import type { Output } from '../output.js';
+import { preflight } from '../target/preflight.js';
 import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
-import { propertyBudget } from './property-budget.js';
-import { certificationVerdict } from './certification.js';
+import { propertyBudget } from '../check/property-budget.js';
+import { certificationVerdict } from '../verdict/certification.js';
 import { runModeOf } from '../config/run-mode.js';
+import type { RecordCollector, RunParts } from './parts.js';
 import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
 import { openTarget, type Target } from './target.js';
-import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from './verdict.js';
+import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from '../verdict/verdict.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
 import { probesDeletion } from './write-plan.js';
 
-/** Runs the whole suite once and returns the exit status (run interface, Verdict and exit status). */
-export async function run(settings: Settings, io: Output = consoleOutput): Promise<number> {
+/**
+ * Runs the whole suite once and returns the exit status (run interface, Verdict and exit status),
+ * with the reporters and the embedded reference its composition root hands it (`parts`).
+ */
+export async function run(settings: Settings, io: Output, parts: RunParts): Promise<number> {
   const startedAt = new Date();
   const embedded = settings.baseUrl === null;
   // What the report of a run that stops early draws on, filled in as the run gets there.
@@ -54,7 +55,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     broker: Broker | null;
     seed: number | null;
     notes: readonly string[];
-    collector: ConformanceReporter | null;
+    collector: RecordCollector | null;
     clauses: ClauseContext | null;
     signingKey: SigningKey | null;
     teardown: ((withinMs?: number) => Promise<unknown>) | null;
@@ -118,7 +119,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const signingKey = state.signingKey;
     // A provisional report, replaced at the end: a run killed outright leaves one that says it did not finish.
     if (!settings.dryRun) stopReport('unfinished', 'the run did not finish', stoppedResults([], null, 'the run did not finish'));
-    state.target = await openTarget(settings);
+    state.target = await openTarget(settings, parts.startEmbeddedTarget);
     const target = state.target;
     const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
@@ -135,8 +136,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
         perKey: profile.limits.perKeyPerMinute,
         anonymous: profile.limits.unauthenticatedPerMinute,
         windowMs: profile.limits.windowSeconds * 1000,
-        // A target on this machine shares its clock; a remote one may be a second apart.
-        marginMs: isLoopback(baseUrl) ? 30 : 1000,
+        marginMs: clockMarginMs(baseUrl),
       },
     });
     state.broker = broker;
@@ -189,8 +189,10 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     state.notes = checked.notes;
     for (const note of checked.notes) io.out(`  note: ${note}`);
     const propertyRuns = settings.propertyRuns ?? propertyBudget();
-    const poolSize = poolSizeFor(settings, profile, keys.other !== null, propertyRuns);
     const selection = { only: settings.only, skip: settings.skip };
+    const oneKeyMainRequests = () =>
+      estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey: keys.other !== null }, 1, propertyRuns).requests.main;
+    const poolSize = poolSizeFor(settings, oneKeyMainRequests, profile.limits.perKeyPerMinute);
     const expectedRun = estimate(
       loadEstimates(),
       { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey: keys.other !== null },
@@ -245,7 +247,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
       timeoutMs: settings.timeoutMs,
       preflight: checked,
     };
-    const collector = new ConformanceReporter();
+    const collector = parts.collector();
     state.collector = collector;
     state.clauses = { selection, profile, hasOtherAccountKey: keys.other !== null, readOnly: settings.readOnly };
     if (interrupt.signal) return await interrupted(interrupt.signal);
@@ -253,6 +255,7 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     const suites = runSuites({
       context,
       collector,
+      reporters: parts,
       io,
       // Hands over the running vitest, so that a signal can stop it and clean up (interrupt.ts).
       onStart: (vitest) => {
@@ -271,42 +274,35 @@ export async function run(settings: Settings, io: Output = consoleOutput): Promi
     await state.teardown();
 
     const results = clauseResults(collector.records, state.clauses);
-    const judged = (suiteFaults: readonly string[]) => {
-      const plain = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
-      return settings.certify ? certificationVerdict(plain, results, state.clauses) : plain;
-    };
-    let verdict = judged(collector.suiteFaults);
-    const documentInput = {
-      verdict,
-      results,
-      baseUrl,
-      embedded,
-      ...(target.note ? { targetNote: target.note } : {}),
-      profile: loaded,
-      mode: runModeOf(settings),
-      argv: settings.argv,
-      settings: publicSettings(settings),
-      seed,
-      startedAt,
-      endedAt: new Date(),
-      log: broker.log(),
-      waitedMs: broker.pacer.waitedMs,
-      ledger: broker.ledger.entries,
-      preflightNotes: checked.notes,
+    const clauses = state.clauses;
+    const { document, verdict, published } = publishRun({
+      document: {
+        results,
+        baseUrl,
+        embedded,
+        ...(target.note ? { targetNote: target.note } : {}),
+        profile: loaded,
+        mode: runModeOf(settings),
+        argv: settings.argv,
+        settings: publicSettings(settings),
+        seed,
+        startedAt,
+        endedAt: new Date(),
+        log: broker.log(),
+        waitedMs: broker.pacer.waitedMs,
+        ledger: broker.ledger.entries,
+        preflightNotes: checked.notes,
+      },
       suiteFaults: collector.suiteFaults,
-      integrity: { manifest: MANIFEST_FILE, signed: signingKey !== null, publicKeyFingerprint: signingKey?.fingerprint ?? null },
-    };
-    let document = buildDocument(documentInput);
-    // A report whose own words a redaction altered carries no verdict anyone may trust.
-    const altered = alteredOwnWords(document, broker.redactor);
-    if (altered) {
-      const suiteFaults = [...collector.suiteFaults, altered];
-      verdict = judged(suiteFaults);
-      if (verdict.verdict !== 'inconclusive') verdict = { ...verdict, verdict: 'inconclusive', exitCode: 2, because: `the suite itself broke: ${altered}` };
-      document = buildDocument({ ...documentInput, verdict, suiteFaults });
-    }
-    if (baseline) document.baseline = compareReports(baseline, document, basename(settings.baselineFile!));
-    const published = publish(document, settings.reportDir, broker.redactor, signingKey);
+      judge: (suiteFaults) => {
+        const plain = verdictOf(results, { strict: settings.strict, requireComplete: settings.requireComplete, suiteFaults });
+        return settings.certify ? certificationVerdict(plain, results, clauses) : plain;
+      },
+      redactor: broker.redactor,
+      baseline: baseline ? { report: baseline, name: basename(settings.baselineFile!) } : null,
+      dir: settings.reportDir,
+      signingKey,
+    });
     const leaked = [...published.leaked];
     if (guarded.leaks > 0) leaked.push('the console output');
     if (leaked.length > 0) {
@@ -386,29 +382,4 @@ function expectedRemainingS(broker: Broker, expected: Estimate | null): number |
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
   let done: Promise<T> | null = null;
   return () => (done ??= fn());
-}
-
-export { propertyBudget } from './property-budget.js';
-
-/**
- * Keys the run spreads its work over, the configured one included (1: no pool): as many as
- * `--max-keys` says, or by default as many as keep each key's share of the selected checks within
- * one window at the declared limits (at most DEFAULT_MAX_KEYS), and none where one key's share
- * already fits in a window, so that a run that would not wait creates no key for speed (`--only
- * GEN`: a dozen requests). The same rule against the embedded reference, whose one-second windows
- * pace one key's thousand requests over ten seconds that ten keys spend in one. Never for a
- * read-only run. The pool itself is made only where keys can be deleted (`keys/pool.ts`).
- */
-export function poolSizeFor(
-  settings: Pick<Settings, 'readOnly' | 'maxKeys' | 'only' | 'skip'>,
-  profile: Profile,
-  hasOtherAccountKey: boolean,
-  propertyRuns: number,
-): number {
-  if (settings.readOnly) return 1;
-  if (settings.maxKeys !== null) return settings.maxKeys;
-  const selection = { only: settings.only, skip: settings.skip };
-  const main = estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
-  const windows = main / profile.limits.perKeyPerMinute;
-  return windows <= 1 ? 1 : Math.min(DEFAULT_MAX_KEYS, Math.ceil(windows));
 }

@@ -1,16 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import type { Broker } from '../broker/broker.js';
 import type { Settings } from '../config/settings.js';
-import { Redactor } from '../http/redactor.js';
+import { Redactor } from '../secrets/redactor.js';
 import type { SigningKey } from '../integrity/signing-key.js';
-import { MANIFEST_FILE } from '../integrity/manifest.js';
 import type { LoadedProfile } from '../profile/profile.js';
 import { buildDocument, type Stopped } from '../report/document.js';
-import { publish, type Published } from '../report/publish.js';
+import { integrityOf, publish, type Published } from '../report/publish.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
 import { publicSettings } from './public-settings.js';
 import { runModeOf } from '../config/run-mode.js';
-import { notRunCount, type ClauseResult } from './verdict.js';
+import { notRunCount, type ClauseResult } from '../verdict/verdict.js';
 
 export interface StoppedRun {
   readonly settings: Settings;
@@ -77,7 +76,7 @@ export function writeStoppedReport(run: StoppedRun): Published {
     ledger: run.broker?.ledger.entries ?? [],
     preflightNotes: run.preflightNotes ?? [],
     suiteFaults: run.suiteFaults ?? [],
-    integrity: { manifest: MANIFEST_FILE, signed: Boolean(run.signingKey), publicKeyFingerprint: run.signingKey?.fingerprint ?? null },
+    integrity: integrityOf(run.signingKey),
     stopped,
   });
   mkdirSync(run.settings.reportDir, { recursive: true });

@@ -2,11 +2,10 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startVitest, type Reporter, type Vitest } from 'vitest/node';
-import { GithubAnnotationsReporter } from '../../reporters/github-annotations.js';
-import { ProgressReporter } from '../../reporters/progress.js';
-import { vitestOutput } from '../../reporters/vitest-output.js';
-import type { RunContext } from './context.js';
-import type { Output } from './output.js';
+import { vitestOutput } from './vitest-output.js';
+import type { RunContext } from '../check/run-context.js';
+import type { Output } from '../output.js';
+import type { RunParts } from './parts.js';
 import { SuiteOrder } from './suite-order.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
@@ -20,6 +19,8 @@ const ROOT = PACKAGE_ROOT;
 export async function runSuites(options: {
   readonly context: RunContext;
   readonly collector: Reporter;
+  /** The printing reporters (`RunParts`). */
+  readonly reporters: Pick<RunParts, 'progress' | 'githubAnnotations'>;
   readonly io: Output;
   readonly onStart: (vitest: Vitest) => void;
 }): Promise<void> {
@@ -35,9 +36,9 @@ export async function runSuites(options: {
       include: ['suites/**/*.suite.ts'],
       reporters: [
         options.collector,
-        new ProgressReporter(io.out),
+        options.reporters.progress(io.out),
         // junit.xml is written with the other reports, from the clause results (src/report/junit.ts).
-        ...(process.env.GITHUB_ACTIONS === 'true' ? [new GithubAnnotationsReporter(io.out)] : []),
+        ...(process.env.GITHUB_ACTIONS === 'true' ? [options.reporters.githubAnnotations(io.out)] : []),
         { onInit: options.onStart },
       ],
       provide: { conformance: options.context },

@@ -1,7 +1,7 @@
-import type { RunningReference } from '../../reference/server.js';
 import type { Settings } from '../config/settings.js';
 import { loadProfile, profileFromObject, type LoadedProfile } from '../profile/profile.js';
 import { DOCUMENT_PROFILE_FILE, REFERENCE_PROFILE_FILE } from '../profile/shipped.js';
+import type { EmbeddedServer, RunParts } from './parts.js';
 
 /** The embedded reference runs a short window so that a local run takes seconds, not minutes. */
 export const EMBEDDED_WINDOW_SECONDS = 1;
@@ -12,7 +12,7 @@ export interface Target {
   readonly keys: { readonly main: string; readonly other: string | null };
   readonly loaded: LoadedProfile;
   /** The embedded reference, to be closed after the run; null for a configured base URL. */
-  readonly reference: RunningReference | null;
+  readonly reference: EmbeddedServer | null;
   /** Said in the report about the target, when there is something to say. */
   readonly note?: string;
 }
@@ -21,15 +21,13 @@ export interface Target {
  * The configured target, or the embedded reference server when no base URL is set: the shipped
  * reference profile for it, the document-only profile for any other target, unless one is given.
  */
-export async function openTarget(settings: Settings): Promise<Target> {
+export async function openTarget(settings: Settings, startEmbedded: RunParts['startEmbeddedTarget']): Promise<Target> {
   const embedded = settings.baseUrl === null;
   const loaded = loadProfile(settings.profileFile ?? (embedded ? REFERENCE_PROFILE_FILE : DOCUMENT_PROFILE_FILE));
   if (!embedded) {
     return { baseUrl: settings.baseUrl!, keys: { main: settings.apiKey!, other: settings.otherAccountApiKey }, loaded, reference: null };
   }
-  // Loaded only for the embedded run: a run against a base URL needs no server (fastify, faker).
-  const { startReference } = await import('../../reference/server.js');
-  const reference = await startReference({ profile: loaded.profile, windowSeconds: EMBEDDED_WINDOW_SECONDS });
+  const reference = await startEmbedded({ profile: loaded.profile, windowSeconds: EMBEDDED_WINDOW_SECONDS });
   return {
     baseUrl: reference.url,
     keys: reference.keys,
@@ -39,7 +37,7 @@ export async function openTarget(settings: Settings): Promise<Target> {
   };
 }
 
-function embeddedProfile(loaded: LoadedProfile, reference: RunningReference): LoadedProfile {
+function embeddedProfile(loaded: LoadedProfile, reference: EmbeddedServer): LoadedProfile {
   const content = { ...(JSON.parse(loaded.text) as Record<string, unknown>), limits: reference.profile.limits };
   return profileFromObject(content, `${loaded.source} (window ${reference.profile.limits.windowSeconds} s for the embedded run)`);
 }

@@ -2,7 +2,7 @@ import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { CLAUSE_IDS, familyOf, type ClauseId } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
 import { keyPlan, loadEstimates, submissionPlan, type KeyPlan, type RequestEstimates, type SubmissionPlan } from './estimates.js';
-import { selectionReason, type Selection } from './selection.js';
+import { selectionReason, type Selection } from '../clauses/selection.js';
 
 /** What a run will write on the target, shown by `--dry-run` before anything is (`terraform plan`). */
 export interface WritePlan {

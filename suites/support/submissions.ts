@@ -41,7 +41,7 @@ export function taxonomyIds(t: CheckContext): readonly string[] {
 }
 
 /** A submission the document says answers 201 (SUB-1); skips the check when the target has no workspace or taxonomy. */
-export function validSubmission(t: CheckContext, choice: { workspace?: string; taxonomy?: string } = {}): ValidSubmission {
+export function validSubmission(t: CheckContext, choice: { workspace?: string | undefined; taxonomy?: string | undefined } = {}): ValidSubmission {
   const workspaceId = choice.workspace ?? workspaceIds(t)[0];
   const taxonomyId = choice.taxonomy ?? taxonomyIds(t)[0];
   if (!workspaceId) t.skip('the target lists no workspace to submit to');

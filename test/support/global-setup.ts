@@ -11,7 +11,7 @@ import { compiledUrl } from '../../bin/compiled.mjs';
  */
 export default async function setup(): Promise<() => void> {
   // Compiled once before the first test, not by several of the CLI runs that start together.
-  await compiledUrl('src/cli/main.ts');
+  await compiledUrl('bin/cli.ts');
   const dir = mkdtempSync(join(tmpdir(), 'conformance-tests-'));
   process.env.TMPDIR = dir;
   return () => {

@@ -4,6 +4,7 @@ import { readSettings } from '../../config/settings.js';
 import { ConformanceError } from '../../errors.js';
 import { closeDispatcher, HttpClient } from '../../http/client.js';
 import { ownPacing } from '../../pacing/own-pacing.js';
+import { runOfKeyName } from '../../keys/run-key-name.js';
 import { loadProfile } from '../../profile/profile.js';
 import { deleteKeys, describeCleanup, listKeys } from '../../run/cleanup.js';
 import { DOCUMENT_PROFILE_FILE } from '../../profile/shipped.js';
@@ -15,9 +16,6 @@ import type { Command } from '../command.js';
  * a day leaves room for the slowest target), so that a run going on beside it is never touched.
  */
 export const LONGEST_RUN_MS = 24 * 60 * 60 * 1000;
-
-/** Names the suite gives keys: `conformance-<run id>-<purpose>`, the run id starting with its UTC start. */
-const RUN_KEY_NAME = /^conformance-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-[0-9a-f]{6}-/;
 
 /**
  * `conformance cleanup`: deletes the keys interrupted runs left on the target. First those the
@@ -63,7 +61,10 @@ export const cleanupCommand: Command = async (argv, io) => {
     // Keys the ledger never heard of (a run killed between creation and its ledger line): by name.
     const handled = new Set([...entries.map((e) => e.id), ...fromLedger.deleted.map((e) => e.id)]);
     const now = Date.now();
-    const stale = (await listKeys(http, profile)).filter((k) => !handled.has(k.id) && startedAt(k.name) !== null && now - startedAt(k.name)! > LONGEST_RUN_MS);
+    const stale = (await listKeys(http, profile)).flatMap((k) => {
+      const run = handled.has(k.id) ? null : runOfKeyName(k.name);
+      return run && now - run.startedAt > LONGEST_RUN_MS ? [{ ...k, runId: run.runId }] : [];
+    });
     if (stale.length > 0) {
       io.out(`cleanup: ${stale.length} key(s) named by this suite, from runs that started more than ${LONGEST_RUN_MS / 3_600_000} h ago:`);
       for (const k of stale) io.out(`  ${k.name} [${k.id}]`);
@@ -72,7 +73,7 @@ export const cleanupCommand: Command = async (argv, io) => {
       http,
       ledger,
       profile,
-      stale.map((k) => ledgerEntry({ runId: runIdOf(k.name), baseUrl }, { event: 'created', id: k.id, name: k.name, note: 'found by name' })),
+      stale.map((k) => ledgerEntry({ runId: k.runId, baseUrl }, { event: 'created', id: k.id, name: k.name, note: 'found by name' })),
     );
     const result = { deleted: [...fromLedger.deleted, ...byName.deleted], leftBehind: [...fromLedger.leftBehind, ...byName.leftBehind] };
     if (mine.length === 0 && stale.length === 0) io.out(`cleanup: nothing to delete on ${baseUrl}`);
@@ -119,13 +120,4 @@ function runStillGoing(entry: LedgerEntry): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-function startedAt(name: string): number | null {
-  const m = RUN_KEY_NAME.exec(name);
-  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : null;
-}
-
-function runIdOf(name: string): string {
-  return name.slice('conformance-'.length).split('-').slice(0, 2).join('-');
 }

@@ -8,11 +8,11 @@ import { buildFleetReport, fleetHeadline, type DeploymentResult, type FleetRepor
 import { runDeployment } from '../../fleet/deployment-run.js';
 import { runBounded } from '../../fleet/schedule.js';
 import { writeFleetReport } from '../../fleet/write-fleet.js';
-import { Redactor } from '../../http/redactor.js';
+import { Redactor } from '../../secrets/redactor.js';
 import { loadPublicKey, loadSigningKey, type SigningKey } from '../../integrity/signing-key.js';
-import { signatureLine, verified, verifyFolder } from '../../integrity/verify.js';
-import { guardOutput, scrubReports } from '../../report/leak-scan.js';
-import type { Output } from '../../run/output.js';
+import { signatureLine, verified, verifyFolder } from '../../report/verify.js';
+import { guardOutput, scrubReports } from '../../secrets/leak-scan.js';
+import type { Output } from '../../output.js';
 import type { Command } from '../command.js';
 
 const FLAGS = {

@@ -13,7 +13,7 @@ import { runCommand } from './run.js';
  * any run; flags given after the file override the report's. Reports go to `rerun/` beside the
  * report unless `--report-dir` says otherwise.
  */
-export const rerunCommand: Command = async (args, io) => {
+export const rerunCommand: Command = async (args, io, parts) => {
   const [file, ...extra] = args;
   if (!file || file.startsWith('-')) throw new ConformanceError('CONF_SETTING_INVALID', 'usage: conformance rerun REPORT.json [--report-dir DIR]');
   const report = readReportFile(file, 'report');
@@ -28,7 +28,7 @@ export const rerunCommand: Command = async (args, io) => {
   const headers = headerNames(report);
   if (headers.length > 0) io.out(`rerun: the report sent extra headers (${headers.join(', ')}): their values come from CONFORMANCE_EXTRA_HEADERS`);
   io.out(`rerun of ${file} (${report.verdict}, ${report.startedAt}): conformance ${argv.join(' ')}`);
-  return runCommand(argv, io);
+  return runCommand(argv, io, parts);
 };
 
 /**

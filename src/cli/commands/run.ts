@@ -2,11 +2,11 @@ import { readSettings, reportDirOf, unreadSettings, type Settings } from '../../
 import { ConformanceError } from '../../errors.js';
 import { run } from '../../run/run.js';
 import { writeStoppedReport } from '../../run/stopped-report.js';
-import { stoppedResults } from '../../run/verdict.js';
+import { stoppedResults } from '../../verdict/verdict.js';
 import type { Command } from '../command.js';
 
 /** `conformance [run]`: the whole suite against the target. */
-export const runCommand: Command = (args, io) => run(settingsOrReport(args), io);
+export const runCommand: Command = (args, io, parts) => run(settingsOrReport(args), io, parts);
 
 /**
  * The run's settings; when they are wrong, the report folder still gets a report that says so

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConformanceError } from '../../errors.js';
 import { loadPublicKey } from '../../integrity/signing-key.js';
-import { signatureLine, suiteLine, verified, verifyFolder } from '../../integrity/verify.js';
+import { signatureLine, suiteLine, verified, verifyFolder } from '../../report/verify.js';
 import type { Command } from '../command.js';
 
 const FLAGS = { 'public-key': { type: 'string' }, 'expect-suite': { type: 'string' } } as const;

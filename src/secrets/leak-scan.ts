@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '../files/atomic.js';
 import { join } from 'node:path';
-import type { Redactor } from '../http/redactor.js';
-import type { Output } from '../run/output.js';
+import type { Redactor } from './redactor.js';
+import type { Output } from '../output.js';
 
 /**
  * Scans every file the run wrote for a known secret, scrubs any hit in place and names the

@@ -1,7 +1,7 @@
 import { ConformanceError } from '../errors.js';
 import { TransportFailure, type HttpClient, type HttpResponse } from '../http/client.js';
 import type { Profile } from '../profile/profile.js';
-import { collections, COLLECTION_NAMES, type CollectionName } from '../target/collections.js';
+import { collections, COLLECTION_NAMES, type CollectionName } from './collections.js';
 
 export interface CollectionState {
   readonly path: string;

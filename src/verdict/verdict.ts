@@ -2,7 +2,7 @@ import { INCOMPLETE_KINDS, notRunCause, type NotRunKind } from '../clauses/appli
 import { CLAUSE_IDS, CLAUSES, familyOf, type ClauseId, type Family, type Level } from '../clauses/catalogue.js';
 import { CHECK_STATUSES, type CheckRecord, type CheckStatus } from '../check/outcome.js';
 import type { Profile } from '../profile/profile.js';
-import type { Selection } from './selection.js';
+import type { Selection } from '../clauses/selection.js';
 
 export type ClauseStatus = CheckStatus;
 

@@ -1,7 +1,7 @@
 import type { BrokerAddress } from '../broker/channel.js';
 import type { KeyDeletion } from '../keys/deletion.js';
 import type { Profile } from '../profile/profile.js';
-import type { Preflight } from './preflight.js';
+import type { Preflight } from '../target/preflight.js';
 
 /** Everything a worker needs to run checks; handed over with vitest's `provide`. */
 export interface RunContext {

@@ -2,12 +2,12 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConformanceError } from '../errors.js';
-import { REPORT_FILES } from '../report/write.js';
-import type { ConformanceDocument } from '../report/document.js';
+import { REPORT_FILES } from './write.js';
+import type { ConformanceDocument } from './document.js';
 import { schemaErrors } from '../schemas.js';
-import { sha256 } from './digest.js';
-import { evidenceEntries, MANIFEST_FILE, signedText, type Manifest } from './manifest.js';
-import { fingerprintOf } from './signing-key.js';
+import { sha256 } from '../integrity/digest.js';
+import { evidenceEntries, MANIFEST_FILE, signedText, type Manifest } from '../integrity/manifest.js';
+import { fingerprintOf } from '../integrity/signing-key.js';
 
 /** How a manifest's signature stands; `missing`: unsigned, and a public key asked for a signature. */
 export type SignatureState = 'valid' | 'invalid' | 'unsigned' | 'missing' | 'other-key';

@@ -1,4 +1,4 @@
-import { FAMILIES, familyOf, isClauseId, type ClauseId } from '../clauses/catalogue.js';
+import { FAMILIES, familyOf, isClauseId, type ClauseId } from './catalogue.js';
 import { ConformanceError } from '../errors.js';
 
 export interface Selection {
