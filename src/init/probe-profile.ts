@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ledgerEntry, UNKNOWN_ID, type LedgerEntry } from '../broker/ledger.js';
 import { DOCUMENT_LIMITS } from '../profile/profile.js';
-import { errorOf, isObject, itemsOf, probe, totalOf, type ProbeTarget } from './probe-http.js';
+import { errorOf, isObject, itemsOf, probe, totalOf, type Probed, type ProbeTarget } from './probe-http.js';
+import { rateHeaders } from '../http/rate-headers.js';
 import { collectionForms, deletionCandidates, idMemberOf } from '../keys/deletion.js';
 import { runKeyName } from '../keys/run-key-name.js';
 
@@ -115,9 +116,9 @@ function unwrapped(json: unknown): unknown {
 }
 
 async function limits(target: ProbeTarget): Promise<Facts> {
-  const header = (value: string | null) => (value !== null && /^\d+$/.test(value) ? Number(value) : null);
-  const keyed = header((await probe(target, 'GET', '/api/v1/workspaces', { query: { limit: '1' } })).headers.get('x-ratelimit-limit'));
-  const anonymous = header((await probe(target, 'GET', '/api/v1/workspaces', { key: null, query: { limit: '1' } })).headers.get('x-ratelimit-limit'));
+  const limitOf = (probed: Probed) => rateHeaders(Object.fromEntries(probed.headers)).limit;
+  const keyed = limitOf(await probe(target, 'GET', '/api/v1/workspaces', { query: { limit: '1' } }));
+  const anonymous = limitOf(await probe(target, 'GET', '/api/v1/workspaces', { key: null, query: { limit: '1' } }));
   return {
     'limits.perKeyPerMinute': keyed
       ? probed(keyed, `X-RateLimit-Limit: ${keyed} on an authenticated response`)
