@@ -18,9 +18,22 @@ export function curlLine(exchange: Exchange): string {
       parts.push('-H', quote(`${name}: ${value}`));
     }
   }
-  if (exchange.request.body !== undefined) parts.push('--data-raw', quote(exchange.request.body));
-  return parts.join(' ');
+  const body = exchange.request.body;
+  if (body === undefined) return parts.join(' ');
+  if (body.length <= INLINE_BODY_LIMIT) return [...parts, '--data-raw', quote(body)].join(' ');
+  // A line of several hundred KiB helps no reader and swells every report format it appears in:
+  // the line names a file instead, and says what it held.
+  const bytes = Buffer.byteLength(body);
+  return [
+    ...parts,
+    '--data-binary',
+    '@request-body.json',
+    `# the request's body, ${bytes} bytes, is too long for this line: its start is in the evidence`,
+  ].join(' ');
 }
+
+/** Bodies up to this many characters are written into the curl line. */
+const INLINE_BODY_LIMIT = 16 * 1024;
 
 function quote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;

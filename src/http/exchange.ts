@@ -37,7 +37,15 @@ export interface Exchange {
    */
   overlapped?: boolean;
   /** The request changes data on the target (POST/PUT/PATCH/DELETE). */
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    /** In a report's evidence: the size of the whole body (UTF-8 bytes) where `body` was cut. */
+    bytes?: number;
+    truncated?: boolean;
+  };
   response?: {
     status: number;
     headers: Record<string, string>;

@@ -199,12 +199,17 @@ const EVIDENCE_BODY_LIMIT = 4096;
 
 function trimEvidence<T extends { evidence?: Exchange[] }>(check: T): T {
   if (!check.evidence) return check;
-  return {
-    ...check,
-    evidence: check.evidence.map((e) =>
-      e.response && e.response.body.length > EVIDENCE_BODY_LIMIT
-        ? { ...e, response: { ...e.response, body: `${e.response.body.slice(0, EVIDENCE_BODY_LIMIT)}…`, truncated: true } }
-        : e,
-    ),
-  };
+  return { ...check, evidence: check.evidence.map((e) => trimResponse(trimRequest(e))) };
+}
+
+function trimResponse(e: Exchange): Exchange {
+  if (!e.response || e.response.body.length <= EVIDENCE_BODY_LIMIT) return e;
+  return { ...e, response: { ...e.response, body: `${e.response.body.slice(0, EVIDENCE_BODY_LIMIT)}…`, truncated: true } };
+}
+
+/** A request body of several hundred KiB (GEN-3's, SUB-5's largest rows) would make the report as large. */
+function trimRequest(e: Exchange): Exchange {
+  const body = e.request.body;
+  if (body === undefined || body.length <= EVIDENCE_BODY_LIMIT) return e;
+  return { ...e, request: { ...e.request, body: `${body.slice(0, EVIDENCE_BODY_LIMIT)}…`, bytes: Buffer.byteLength(body), truncated: true } };
 }

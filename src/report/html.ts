@@ -189,6 +189,7 @@ function checkDetails(check: CheckRecord): string {
 function exchangeBlock(exchange: Exchange): string {
   const request = [`${exchange.request.method} ${exchange.request.url}`, ...headerLines(exchange.request.headers)];
   if (exchange.request.body !== undefined) request.push('', exchange.request.body);
+  if (exchange.request.truncated) request.push(`… (cut: ${exchange.request.bytes} bytes in all)`);
   let response: string[];
   if (exchange.response) {
     response = [`HTTP ${exchange.response.status}`, ...headerLines(exchange.response.headers), '', pretty(exchange.response.body)];
