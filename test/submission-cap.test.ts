@@ -115,3 +115,16 @@ test('a generated case that fails is bisected out of its submission and reported
   // Created: the batches that passed and the shrunk cases that did, never more than the cap.
   expect(createdIn(run.report)).toBeLessThanOrEqual(10);
 });
+
+test('a lenient target that accepts the bodies GEN-3 and GEN-4 send to be refused: the report counts every submission it made', async () => {
+  let accepted = 0;
+  const lenient = ({ app }: ReferenceApp) =>
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.method !== 'POST' || !req.url.startsWith('/api/v1/submissions')) return;
+      accepted++;
+      await reply.code(201).send({ id: `sub_lenient_${accepted}` });
+    });
+  const run = await runAgainstReference({ modify: lenient }, ['--only', 'GEN-3,GEN-4']);
+  expect(accepted).toBeGreaterThan(0);
+  expect(createdIn(run.report)).toBe(accepted);
+});
