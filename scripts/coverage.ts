@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLAUSES_WITHOUT_MUTANT, KNOWN_SURVIVORS, MUTANTS, type MutantName } from '../mutants/index.js';
 import { referenceProfile } from '../reference/server.js';
 import { CLAUSE_IDS, CLAUSES, FAMILIES, familyOf, type ClauseId } from '../src/clauses/catalogue.js';
-import { CLAUSE_SCOPE, EVERY_ENDPOINT, VOCABULARY, type Dimension } from '../src/clauses/dimensions.js';
+import { CLAUSE_SCOPE, EVERY_ENDPOINT, VOCABULARY, type BodyClass, type Dimension } from '../src/clauses/dimensions.js';
 import type { CheckRecord } from '../src/check/outcome.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
@@ -50,6 +50,8 @@ export interface TappedExchange {
   readonly method: string;
   readonly path: string;
   readonly credential: string;
+  /** The classes of its request body, where it had a body or a Content-Type. */
+  readonly bodies?: readonly BodyClass[];
 }
 
 type Spans = Record<Dimension, Set<string>>;
@@ -118,6 +120,12 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
       spans.endpoints.add(endpointOf(row.path));
       spans.methods.add(row.method);
       spans.credentials.add(row.credential);
+      for (const body of row.bodies ?? []) {
+        // The tap's words and the vocabulary's must agree, or the column would say what no scope can name.
+        if (!(VOCABULARY.bodies as readonly string[]).includes(body))
+          throw new Error(`the exchange tap wrote the body class "${body}", which VOCABULARY.bodies does not name`);
+        spans.bodies.add(body);
+      }
     }
     return spans;
   };
@@ -192,10 +200,11 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
   return [
     '## Dimensions',
     '',
-    'What the checks of each family span, from the same run. Endpoints, methods and credentials come from',
-    'the exchanges each check made; resource states and value classes from what each check declares in',
-    'its options (`states`, `values`). After "judged:", what a family\'s checks only judge in exchanges others',
-    'made (`judges`; the run-wide checks judge every exchange of the run). `src/clauses/dimensions.ts` says what',
+    'What the checks of each family span, from the same run. Endpoints, methods, credentials and request',
+    'bodies (their Content-Type, whether a JSON object, whether over 100 KiB) come from the exchanges each',
+    'check made; resource states and value classes from what each check declares in its options (`states`,',
+    '`values`). After "judged:", what a family\'s checks only judge in exchanges others made (`judges`; the',
+    'run-wide checks judge every exchange of the run). `src/clauses/dimensions.ts` says what',
     "each clause's sentence covers: a value it covers that no check of the clause visits or judges is a gap.",
     '',
     `${total} gap(s).`,

@@ -1,8 +1,9 @@
 // Preloaded (`node --import`) into the CLI run that `npm run coverage` makes, when
 // EXCHANGE_TAP_FILE names a file: every exchange the broker records is written there at exit as
-// {check, method, path, credential}, for the dimension table of docs/coverage.md. Nothing else of
-// an exchange leaves the process: no header, no body, no query; paths go through the run's
-// redactor. The credential says whose key a request carried, a key revoked by then told apart:
+// {check, method, path, credential, bodies?}, for the dimension table of docs/coverage.md. Nothing
+// else of an exchange leaves the process: no header value, no body, no query; paths go through the
+// run's redactor, and of a request body only its classes are written (`bodies`: how it was labelled,
+// whether it is a JSON object, whether it is large). The credential says whose key a request carried, a key revoked by then told apart:
 // the broker knows the kind (`created`, `invalid`, ...), and the tap remembers, in memory only,
 // the values of each creation response and which of them a 2xx DELETE named, so that a later
 // request bearing one of those values is a revoked key's.
@@ -21,6 +22,45 @@ const CREDENTIALS = {
   none: 'none',
   malformed: 'malformed',
 };
+
+/** The classes of a request body, in the words of the dimension table (VOCABULARY.bodies). */
+const BODIES = {
+  object: 'JSON object',
+  notObject: 'not a JSON object',
+  unlabelled: 'no Content-Type',
+  otherType: 'other Content-Type',
+  large: 'over 100 KiB',
+};
+
+/** application/json, or a structured +json type, parameters aside. */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+/** Above this many bytes a body is large: 100 KiB, the default limit of common body parsers (Express's among them). */
+const LARGE_BODY = 100 * 1024;
+
+/**
+ * The classes of a request that carries a body or a Content-Type (none for one with neither): by
+ * its label, and for a JSON label whether it parses as an object; over 100 KiB besides.
+ */
+export function bodyClasses(headers, body) {
+  const type = headers['content-type'];
+  if (body === undefined && type === undefined) return [];
+  const text = body ?? '';
+  const classes = [];
+  if (type === undefined) classes.push(BODIES.unlabelled);
+  else if (!JSON_MEDIA_TYPE.test(type.split(';')[0].trim())) classes.push(BODIES.otherType);
+  else classes.push(isJsonObject(text) ? BODIES.object : BODIES.notObject);
+  if (Buffer.byteLength(text) > LARGE_BODY) classes.push(BODIES.large);
+  return classes;
+}
+
+function isJsonObject(text) {
+  try {
+    const value = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
 
 /** Every string value of a JSON body, at any depth. */
 function stringsOf(value, out = []) {
@@ -46,7 +86,8 @@ if (file && isMainThread) {
     const authorization = headers.authorization ?? null;
     let credential = CREDENTIALS[exchange.auth] ?? exchange.auth;
     if (authorization !== null && revoked.has(authorization) && ['created', 'candidate', 'invalid'].includes(exchange.auth)) credential = 'revoked key';
-    rows.push({ check: exchange.check ?? '', method, path, credential });
+    const bodies = bodyClasses(headers, exchange.request.body);
+    rows.push({ check: exchange.check ?? '', method, path, credential, ...(bodies.length > 0 ? { bodies } : {}) });
     if (status >= 200 && status < 300 && method === 'POST') {
       try {
         const values = stringsOf(JSON.parse(new TextDecoder().decode(body)));
