@@ -51,6 +51,10 @@ describe('--certify', () => {
     expect(report.mode).toEqual({ certification: true, headline: 'Certification run', departures: [] });
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('**Certification run**');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/id="mode" data-certification="true"><strong>Certification run</);
+    // Its rerun is a certification run too: without a signing key it is refused as --certify refuses one.
+    const rerun = await runConformance(['rerun', join(dir, 'conformance.json')], {}, cwd);
+    expect(rerun.exitCode, rerun.stderr).toBe(2);
+    expect(rerun.stderr).toMatch(/^CONF_SETTING_INVALID: --certify refuses an unsigned run/m);
   }, 120_000);
 
   test('any other run says plainly in its header that it is not a certification, and why', async () => {

@@ -55,6 +55,7 @@ export function rerunArguments(report: ConformanceDocument, profileFile: string)
     timeoutMs?: number;
     leaveKeys?: boolean;
     maxSubmissions?: number | null;
+    certify?: boolean;
   };
   const argv: string[] = [];
   if (!report.target.embedded) argv.push('--base-url', report.target.baseUrl);
@@ -68,6 +69,9 @@ export function rerunArguments(report: ConformanceDocument, profileFile: string)
   if (settings.leaveKeys) argv.push('--leave-keys');
   if (typeof settings.maxSubmissions === 'number') argv.push('--max-submissions', String(settings.maxSubmissions));
   if (settings.timeoutMs) argv.push('--timeout', String(settings.timeoutMs));
+  // A certification is repeated as one: it needs a signing key again (--sign-key after the file, or
+  // CONFORMANCE_SIGN_KEY), which no report carries.
+  if (settings.certify) argv.push('--certify');
   return argv;
 }
 
