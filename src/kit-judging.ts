@@ -11,6 +11,7 @@ export type { Credential, HttpResponse } from './http/client.js';
 export { describeRequest, type Exchange } from './http/exchange.js';
 export { isLoopback } from './http/loopback.js';
 export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';
+export { SUBMISSION_CREATION_PATH } from './broker/submission-cap.js';
 export { sleep } from './sleep.js';
 
 // The target's collections and the document's shapes.

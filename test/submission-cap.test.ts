@@ -128,3 +128,18 @@ test('a lenient target that accepts the bodies GEN-3 and GEN-4 send to be refuse
   expect(accepted).toBeGreaterThan(0);
   expect(createdIn(run.report)).toBe(accepted);
 });
+
+test('what a lenient target accepted of the bodies meant to be refused takes its place under --max-submissions: the checks that create one after find no room', async () => {
+  let accepted = 0;
+  const lenient = ({ app }: ReferenceApp) =>
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.method !== 'POST' || !req.url.startsWith('/api/v1/submissions')) return;
+      accepted++;
+      await reply.code(201).send({ id: `sub_lenient_${accepted}` });
+    });
+  const run = await runAgainstReference({ modify: lenient }, ['--only', 'GEN-4,SUB-1', '--max-submissions', '1']);
+  // GEN-4's malformed bodies were accepted (a finding, and submissions that stay): the one place is taken.
+  expect(accepted).toBeGreaterThan(0);
+  expect(createdIn(run.report)).toBe(accepted);
+  expect(leftOutForCap(run.report).map((c) => c.clause)).toContain('SUB-1');
+});

@@ -4,7 +4,7 @@ import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
 import { FAILED_CREDENTIALS_BUCKET, Pacer, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
-import { SubmissionCap } from './submission-cap.js';
+import { createdSubmission, SubmissionCap } from './submission-cap.js';
 
 /** A request whose credential the target refused, or one the run sent knowing it would be. */
 function failedCredential(exchange: Exchange): boolean {
@@ -94,6 +94,7 @@ export class Broker {
     } else {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', null, rateHeaders({}), !exchange.unpaced);
     }
+    if (createdSubmission(exchange)) this.submissions.observe();
     this.#log.push(exchange);
     return seq;
   }
@@ -131,8 +132,8 @@ export class Broker {
     return this.submissions.claim(cap);
   }
 
-  settleSubmission(created: boolean): void {
-    this.submissions.settle(created);
+  settleSubmission(answered: boolean): void {
+    this.submissions.settle(answered);
   }
 
   submissionRoom(cap: number): number {

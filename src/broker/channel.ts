@@ -37,7 +37,7 @@ export interface BrokerContract {
   /** Takes a place under the run's cap on created submissions; false when none is left. */
   claimSubmission(cap: number): boolean;
   /** Settles a claim by the answer: `created` when the target may have created the submission. */
-  settleSubmission(created: boolean): void;
+  settleSubmission(answered: boolean): void;
   submissionRoom(cap: number): number;
 }
 
@@ -70,7 +70,7 @@ function operations(broker: Broker): { readonly [Op in BrokerOp]: (...args: Para
     log: () => broker.log(),
     addLedgerEntry: (entry) => broker.addLedgerEntry(entry),
     claimSubmission: (cap) => broker.claimSubmission(cap),
-    settleSubmission: (created) => broker.settleSubmission(created),
+    settleSubmission: (answered) => broker.settleSubmission(answered),
     submissionRoom: (cap) => broker.submissionRoom(cap),
   };
 }

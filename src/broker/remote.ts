@@ -80,8 +80,8 @@ export class RemoteBroker implements ClientHooks {
     return this.#call('claimSubmission', cap);
   }
 
-  async settleSubmission(created: boolean): Promise<void> {
-    await this.#call('settleSubmission', created);
+  async settleSubmission(answered: boolean): Promise<void> {
+    await this.#call('settleSubmission', answered);
   }
 
   submissionRoom(cap: number): Promise<number> {

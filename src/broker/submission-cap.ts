@@ -1,10 +1,21 @@
 /**
  * Submissions cannot be deleted under the API document, so a run keeps to a cap on the ones it
  * creates (`--max-submissions`, issue 24). The count lives in the broker, once for every worker:
- * a check claims a place before it sends a body the target may accept, and settles the claim by
- * the answer (only a 2xx created something), so that two claims never share the last place.
+ * a check claims a place before it sends a body the target may accept, and settles the claim once
+ * answered, so that two claims never share the last place. What was created is counted from the
+ * exchanges themselves (`observe`: every 2xx to a submission POST), so that a body meant to be
+ * refused that a lenient target accepted (GEN-4, SUB-2) takes its place too.
  */
 export const DEFAULT_MAX_SUBMISSIONS = 10;
+
+/** Where the API document creates a submission (POST). */
+export const SUBMISSION_CREATION_PATH = '/api/v1/submissions';
+
+/** Whether a recorded exchange created a submission: a POST to the creation path answered 2xx. */
+export function createdSubmission(exchange: { request: { method: string; url: string }; response?: { status: number } }): boolean {
+  if (exchange.request.method !== 'POST' || !exchange.response || exchange.response.status < 200 || exchange.response.status >= 300) return false;
+  return new URL(exchange.request.url).pathname.endsWith(SUBMISSION_CREATION_PATH);
+}
 
 /**
  * Generated cases a submission carries at most by default: 100 cases a property (about 200 rows,
@@ -25,10 +36,19 @@ export class SubmissionCap {
     return true;
   }
 
-  /** Settles one claim: `created` when the target answered 2xx (or may have: no answer at all). */
-  settle(created: boolean): void {
+  /** A submission the exchanges show created, claimed or not. */
+  observe(): void {
+    this.#created++;
+  }
+
+  /**
+   * Settles one claim. An answer was observed already (a 2xx counted by `observe`, which the
+   * recording of the exchange reaches before the claim settles); a request that got none may
+   * have created one, and keeps its place.
+   */
+  settle(answered: boolean): void {
     this.#claimed = Math.max(0, this.#claimed - 1);
-    if (created) this.#created++;
+    if (!answered) this.#created++;
   }
 
   /** Places left under `cap`, claims in flight counted as taken. */

@@ -40,17 +40,17 @@ export class CheckSubmissions {
    */
   async create(send: () => Promise<HttpResponse>): Promise<HttpResponse | null> {
     if (!(await this.state.broker.claimSubmission(this.cap))) return null;
-    let created = true;
+    let answered = true;
     try {
       const res = await send();
-      created = res.status >= 200 && res.status < 300;
+      if (res.status >= 200 && res.status < 300) this.created++;
       return res;
     } catch (error) {
-      created = error instanceof TransportFailure;
+      // No answer at all: the target may have created it.
+      answered = !(error instanceof TransportFailure);
       throw error;
     } finally {
-      if (created) this.created++;
-      await this.state.broker.settleSubmission(created);
+      await this.state.broker.settleSubmission(answered);
     }
   }
 

@@ -1,11 +1,11 @@
-import { type CheckContext, type HttpResponse } from '../../src/kit.js';
+import { type CheckContext, type HttpResponse, SUBMISSION_CREATION_PATH } from '../../src/kit.js';
 
 // What the errors and submissions suites share about POST /api/v1/submissions: where the valid
 // parts of a body come from, how a created submission is tagged and recorded, and how to read a
 // `param` or `path` value. Bodies expected to be refused go through `submit`; those expected to be
 // created through `createSubmission`, which keeps to the run's cap.
 
-export const SUBMISSIONS_PATH = '/api/v1/submissions';
+export const SUBMISSIONS_PATH = SUBMISSION_CREATION_PATH;
 
 /** The valid parts of a submission: a workspace, a taxonomy and a row `data` the deployment accepts. */
 export interface ValidSubmission {
