@@ -22,13 +22,14 @@ export function curlLine(exchange: Exchange): string {
   if (body === undefined) return parts.join(' ');
   if (body.length <= INLINE_BODY_LIMIT) return [...parts, '--data-raw', quote(body)].join(' ');
   // A line of several hundred KiB helps no reader and swells every report format it appears in:
-  // the line names a file instead, and says what it held.
+  // the line names a file instead, says what it held, and how to send it again: the suite's own
+  // bodies come from the run's seed, which `rerun` repeats.
   const bytes = Buffer.byteLength(body);
   return [
     ...parts,
     '--data-binary',
     '@request-body.json',
-    `# the request's body, ${bytes} bytes, is too long for this line: its start is in the evidence`,
+    `# the request's body, ${bytes} bytes, is too long for this line (its start is in the evidence); \`conformance rerun\` of this report sends it again`,
   ].join(' ');
 }
 
