@@ -116,30 +116,32 @@ test('a generated case that fails is bisected out of its submission and reported
   expect(createdIn(run.report)).toBeLessThanOrEqual(10);
 });
 
+/** A target that creates a submission from every POST, whatever its body: what a lenient one does. */
+function acceptingEverySubmission(): { accepted: number; modify: (reference: ReferenceApp) => void } {
+  const lenient = {
+    accepted: 0,
+    modify: ({ app }: ReferenceApp) =>
+      app.addHook('onRequest', async (req, reply) => {
+        if (req.method !== 'POST' || !req.url.startsWith('/api/v1/submissions')) return;
+        lenient.accepted++;
+        await reply.code(201).send({ id: `sub_lenient_${lenient.accepted}` });
+      }),
+  };
+  return lenient;
+}
+
 test('a lenient target that accepts the bodies GEN-3 and GEN-4 send to be refused: the report counts every submission it made', async () => {
-  let accepted = 0;
-  const lenient = ({ app }: ReferenceApp) =>
-    app.addHook('onRequest', async (req, reply) => {
-      if (req.method !== 'POST' || !req.url.startsWith('/api/v1/submissions')) return;
-      accepted++;
-      await reply.code(201).send({ id: `sub_lenient_${accepted}` });
-    });
-  const run = await runAgainstReference({ modify: lenient }, ['--only', 'GEN-3,GEN-4']);
-  expect(accepted).toBeGreaterThan(0);
-  expect(createdIn(run.report)).toBe(accepted);
+  const lenient = acceptingEverySubmission();
+  const run = await runAgainstReference({ modify: lenient.modify }, ['--only', 'GEN-3,GEN-4']);
+  expect(lenient.accepted).toBeGreaterThan(0);
+  expect(createdIn(run.report)).toBe(lenient.accepted);
 });
 
 test('what a lenient target accepted of the bodies meant to be refused takes its place under --max-submissions: the checks that create one after find no room', async () => {
-  let accepted = 0;
-  const lenient = ({ app }: ReferenceApp) =>
-    app.addHook('onRequest', async (req, reply) => {
-      if (req.method !== 'POST' || !req.url.startsWith('/api/v1/submissions')) return;
-      accepted++;
-      await reply.code(201).send({ id: `sub_lenient_${accepted}` });
-    });
-  const run = await runAgainstReference({ modify: lenient }, ['--only', 'GEN-4,SUB-1', '--max-submissions', '1']);
+  const lenient = acceptingEverySubmission();
+  const run = await runAgainstReference({ modify: lenient.modify }, ['--only', 'GEN-4,SUB-1', '--max-submissions', '1']);
   // GEN-4's malformed bodies were accepted (a finding, and submissions that stay): the one place is taken.
-  expect(accepted).toBeGreaterThan(0);
-  expect(createdIn(run.report)).toBe(accepted);
+  expect(lenient.accepted).toBeGreaterThan(0);
+  expect(createdIn(run.report)).toBe(lenient.accepted);
   expect(leftOutForCap(run.report).map((c) => c.clause)).toContain('SUB-1');
 });
