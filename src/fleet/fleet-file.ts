@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../files/json-file.js';
 import { dirname, resolve } from 'node:path';
 import { readSettings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
@@ -44,16 +44,11 @@ export const DEFAULT_CONCURRENCY = 4;
  * naming the deployment (CONF_FLEET_INVALID, exit 2).
  */
 export function readFleetFile(file: string, env: NodeJS.ProcessEnv = process.env): Fleet {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConformanceError(
-      'CONF_FLEET_INVALID',
-      `fleet file "${file}" ${code ? `cannot be read: ${code}` : `is not JSON: ${(error as Error).message.split('\n')[0]}`}`,
-    );
-  }
+  const data = readJsonFile(
+    file,
+    ({ errno, message }) =>
+      new ConformanceError('CONF_FLEET_INVALID', `fleet file "${file}" ${errno ? `cannot be read: ${errno}` : `is not JSON: ${message}`}`),
+  );
   const problems = schemaErrors('fleet', data);
   if (problems.length > 0) throw new ConformanceError('CONF_FLEET_INVALID', `fleet file "${file}": ${problems.slice(0, 3).join('; ')}`);
   const fleet = data as FleetFile;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../files/json-file.js';
 import { ConformanceError } from '../errors.js';
 import type { ClauseStatus } from '../verdict/verdict.js';
 import { schemaErrors } from '../schemas.js';
@@ -117,12 +117,7 @@ export function compareReports(before: ConformanceDocument, after: ConformanceDo
 
 /** Reads a `conformance.json`; a file that is not one is a setting error (exit 2). */
 export function readReportFile(file: string, what = 'report'): ConformanceDocument {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ConformanceError('CONF_REPORT_INVALID', `${what} "${file}" cannot be read as JSON: ${(error as Error).message.split('\n')[0]}`);
-  }
+  const data = readJsonFile(file, ({ message }) => new ConformanceError('CONF_REPORT_INVALID', `${what} "${file}" cannot be read as JSON: ${message}`));
   const problems = schemaErrors('conformance-report', data);
   if (problems.length > 0) {
     throw new ConformanceError('CONF_REPORT_INVALID', `${what} "${file}" is not a conformance.json: ${problems.slice(0, 3).join('; ')}`);

@@ -1,3 +1,4 @@
+import { readJsonFile } from '../files/json-file.js';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -127,16 +128,11 @@ function signatureOf(manifest: Manifest, publicKey: KeyObject | null): { state: 
 function readManifest(dir: string): Manifest {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConformanceError('CONF_MANIFEST_INVALID', `"${dir}" is not a folder`);
   const file = join(dir, MANIFEST_FILE);
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConformanceError(
-      'CONF_MANIFEST_INVALID',
-      code === 'ENOENT' ? `"${dir}" holds no ${MANIFEST_FILE}` : `"${file}" cannot be read as JSON: ${(error as Error).message.split('\n')[0]}`,
-    );
-  }
+  const data = readJsonFile(
+    file,
+    ({ errno, message }) =>
+      new ConformanceError('CONF_MANIFEST_INVALID', errno === 'ENOENT' ? `"${dir}" holds no ${MANIFEST_FILE}` : `"${file}" cannot be read as JSON: ${message}`),
+  );
   const problems = schemaErrors('manifest', data);
   if (problems.length > 0) throw new ConformanceError('CONF_MANIFEST_INVALID', `"${file}" is not a report manifest: ${problems.slice(0, 3).join('; ')}`);
   return data as Manifest;
