@@ -1,10 +1,10 @@
-import type { Exchange } from '../http/exchange.js';
+import { createdAt, type Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
 import { FAILED_CREDENTIALS_BUCKET, Pacer, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
-import { createdSubmission, SubmissionCap } from './submission-cap.js';
+import { SUBMISSION_CREATION_PATH, SubmissionCap } from './submission-cap.js';
 
 /** A request whose credential the target refused, or one the run sent knowing it would be. */
 function failedCredential(exchange: Exchange): boolean {
@@ -94,7 +94,7 @@ export class Broker {
     } else {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', null, rateHeaders({}), !exchange.unpaced);
     }
-    if (createdSubmission(exchange)) this.submissions.observe();
+    if (createdAt(exchange, SUBMISSION_CREATION_PATH)) this.submissions.observe();
     this.#log.push(exchange);
     return seq;
   }

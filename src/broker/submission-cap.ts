@@ -11,12 +11,6 @@ export const DEFAULT_MAX_SUBMISSIONS = 10;
 /** Where the API document creates a submission (POST). */
 export const SUBMISSION_CREATION_PATH = '/api/v1/submissions';
 
-/** Whether a recorded exchange created a submission: a POST to the creation path answered 2xx. */
-export function createdSubmission(exchange: { request: { method: string; url: string }; response?: { status: number } }): boolean {
-  if (exchange.request.method !== 'POST' || !exchange.response || exchange.response.status < 200 || exchange.response.status >= 300) return false;
-  return new URL(exchange.request.url).pathname.endsWith(SUBMISSION_CREATION_PATH);
-}
-
 /**
  * Generated cases a submission carries at most by default: 100 cases a property (about 200 rows,
  * 1.4 MB) travel in 3 submissions of under 1 MB each, a body size servers and front ends accept

@@ -4,7 +4,7 @@ import { CLAUSES, isClauseId, type ClauseId } from '../clauses/catalogue.js';
 import { ReadOnlyRefusal, TransportFailure } from '../http/client.js';
 import { curlLine } from '../http/curl.js';
 import { isSafeMethod } from '../http/methods.js';
-import { describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
+import { createdAt, describeRequest, type AuthKind, type Exchange } from '../http/exchange.js';
 import { KEY_CREATION_PATH } from '../keys/paths.js';
 import type { RunContext } from './run-context.js';
 import { CheckContext } from './context.js';
@@ -124,14 +124,7 @@ function tallyRequests(record: CheckRecord, exchanges: readonly Exchange[], gene
 
 /** Keys the exchanges created: creations (where the document puts them) that answered 2xx. */
 function keysCreated(exchanges: readonly Exchange[]): number {
-  return exchanges.filter(
-    (e) =>
-      e.request.method === 'POST' &&
-      new URL(e.request.url).pathname.endsWith(KEY_CREATION_PATH) &&
-      e.response !== undefined &&
-      e.response.status >= 200 &&
-      e.response.status < 300,
-  ).length;
+  return exchanges.filter((e) => createdAt(e, KEY_CREATION_PATH)).length;
 }
 
 function byCredential(exchanges: readonly Exchange[]): Partial<Record<AuthKind, number>> {

@@ -68,3 +68,10 @@ export interface Exchange {
 export function describeRequest(exchange: Pick<Exchange, 'request'>): string {
   return `[${exchange.request.method}] "${exchange.request.url}"`;
 }
+
+/** Whether the exchange created a resource at `path`: a POST to it (under any base path) answered 2xx. */
+export function createdAt(exchange: Pick<Exchange, 'request' | 'response'>, path: string): boolean {
+  const status = exchange.response?.status;
+  if (exchange.request.method !== 'POST' || status === undefined || status < 200 || status >= 300) return false;
+  return new URL(exchange.request.url).pathname.endsWith(path);
+}
