@@ -227,7 +227,7 @@ export const RUN_WIDE_JUDGES = {
     // full every time: only a Remaining that falls for no key of the run is the fault.
     // The budget is per key for all authenticated requests: a route whose requests never make it
     // fall, while others do, is not counted (judged per route of the later request).
-    const stuck = new Map<string, Violation[]>();
+    const stuck = new Map<string, { from: number; to: number; exchange: Exchange }[]>();
     const fellOn = new Set<string>();
     const pairsOn = new Map<string, number>();
     for (const e of answered(log).filter(authenticated)) {
@@ -244,29 +244,27 @@ export const RUN_WIDE_JUDGES = {
       // Another client on the key may take more; a Remaining that does not fall at all is the fault.
       pairsOn.set(route, (pairsOn.get(route) ?? 0) + 1);
       if (b.remaining < a.remaining) fellOn.add(route);
-      else
-        stuck.set(route, [
-          ...(stuck.get(route) ?? []),
-          {
-            reason: `X-RateLimit-Remaining went from ${a.remaining} to ${b.remaining} over a sequential request (${route}) in the same window, and never fell for ${fellOn.size > 0 ? 'this route while it did for others' : 'any key of the run'}`,
-            exchange: e,
-          },
-        ]);
+      else stuck.set(route, [...(stuck.get(route) ?? []), { from: a.remaining, to: b.remaining, exchange: e }]);
     }
-    if (fellOn.size === 0) return [...stuck.values()].flat();
+    // Worded once the whole log is read: whether Remaining fell anywhere is known only then.
+    const violations = (route: string, pairs: readonly { from: number; to: number; exchange: Exchange }[]): Violation[] =>
+      pairs.map(({ from, to, exchange }) => ({
+        reason: `X-RateLimit-Remaining went from ${from} to ${to} over a sequential request (${route}) in the same window, and never fell for ${fellOn.size > 0 ? 'this route while it did for others' : 'any key of the run'}`,
+        exchange,
+      }));
+    if (fellOn.size === 0) return [...stuck].flatMap(([route, pairs]) => violations(route, pairs));
     // A route stuck twice or more and never seen falling, where every other route falls (almost)
     // every time: a budget that refills between requests (a token bucket, a sliding window) leaves
     // sparse routes stuck by chance, and is not judged route by route.
-    const stuckCount = (route: string) => stuck.get(route)?.length ?? 0;
     const total = [...pairsOn.values()].reduce((a, b) => a + b, 0);
     const allStuck = [...stuck.values()].reduce((a, b) => a + b.length, 0);
     return [...stuck]
       .filter(([route, pairs]) => {
         const othersPairs = total - (pairsOn.get(route) ?? 0);
-        const othersStuck = allStuck - stuckCount(route);
+        const othersStuck = allStuck - pairs.length;
         return !fellOn.has(route) && pairs.length >= 2 && othersPairs >= 20 && othersStuck <= othersPairs * PRECISE_WINDOW_STUCK_SHARE;
       })
-      .flatMap(([, pairs]) => pairs);
+      .flatMap(([route, pairs]) => violations(route, pairs));
   },
 
   'RATE-9': (log) =>

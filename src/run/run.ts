@@ -190,11 +190,12 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     for (const note of checked.notes) io.out(`  note: ${note}`);
     const propertyRuns = settings.propertyRuns ?? propertyBudget();
     const selection = { only: settings.only, skip: settings.skip };
+    const estimates = loadEstimates();
     const oneKeyMainRequests = () =>
-      estimate(loadEstimates(), { profile, selection, readOnly: false, hasOtherAccountKey: keys.other !== null }, 1, propertyRuns).requests.main;
+      estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey: keys.other !== null }, 1, propertyRuns).requests.main;
     const poolSize = poolSizeFor(settings, oneKeyMainRequests, profile.limits.perKeyPerMinute);
     const expectedRun = estimate(
-      loadEstimates(),
+      estimates,
       { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey: keys.other !== null },
       poolSize,
       propertyRuns,
