@@ -32,8 +32,10 @@ let cached: SuiteIdentity | null = null;
 /** The suite's identity, computed once a process (the digest reads every shipped file). */
 export function suiteIdentity(): SuiteIdentity {
   if (cached) return { ...cached, ...(cached.dirty ? { dirty: [...cached.dirty] } : {}) };
-  const commit = gitCommit();
-  const dirty = isClone() ? dirtyFiles() : [];
+  // One `git rev-parse` a process: both the commit and the dirty list depend on it.
+  const clone = isClone();
+  const commit = gitCommit(clone);
+  const dirty = clone ? dirtyFiles() : [];
   cached = { version: suiteVersion(), commit, catalogueVersion: CATALOGUE_VERSION, digest: suiteDigest(), ...(dirty.length > 0 ? { dirty } : {}) };
   return suiteIdentity();
 }
@@ -106,8 +108,8 @@ function dirtyFiles(): string[] {
  * a clone (an installed package inside someone else's repository must not report that
  * repository's commit), else build-info.json, which prepack writes into a packed copy.
  */
-function gitCommit(): string | null {
-  if (isClone()) {
+function gitCommit(clone: boolean): string | null {
+  if (clone) {
     try {
       return git('rev-parse', 'HEAD');
     } catch {
