@@ -176,14 +176,14 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         keys,
         extraHeaders: settings.extraHeaders,
         timeoutMs: Math.min(settings.timeoutMs, withinMs),
-        // Unpaced: the pacer kept these requests back (Broker teardownBucket). No wait on a 429.
+        // Unpaced: the pacer kept these requests back (Broker teardownBucket). Yet another client on
+        // the key (two CI jobs) may spend that reserve: the teardown at the end of a run, which has
+        // no deadline, waits out a 429 as any request does; the one after a signal, bounded, does not.
         hooks: { acquire: async () => undefined, record: async (e, body) => void broker.record(e, body) },
-        retry429: false,
+        retry429: !Number.isFinite(withinMs),
         currentCheck: () => 'cleanup',
       });
-    state.teardown = once((withinMs = Number.POSITIVE_INFINITY) =>
-      cleanupCreated(teardownHttp(Number.isFinite(withinMs) ? withinMs : settings.timeoutMs), broker.ledger, profile, keyDeletion, io, withinMs),
-    );
+    state.teardown = once((withinMs = Number.POSITIVE_INFINITY) => cleanupCreated(teardownHttp(withinMs), broker.ledger, profile, keyDeletion, io, withinMs));
     io.out(`conformance: ${baseUrl}${embedded ? ' (embedded reference server)' : ''}, profile "${profile.name}", seed ${seed}`);
     const checked = await preflight(http, profile, keys.other !== null);
     state.notes = checked.notes;
