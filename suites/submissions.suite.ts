@@ -207,7 +207,12 @@ check(
     let dimensions: Dimension[] = [];
     if (wsA && wsB) dimensions.push({ what: 'workspace', filter: filters.workspace!, a: wsA, b: wsB });
     if (txA && txB) dimensions.push({ what: 'taxonomy', filter: filters.taxonomy!, a: txA, b: txB });
-    if (dimensions.length === 0) t.skip('the target has one workspace and one taxonomy: no filter can be seen to narrow');
+    if (dimensions.length === 0)
+      t.skip(
+        t.profile.submissions.workspaceId
+          ? 'the profile sends every submission to one workspace and the target has one taxonomy: no filter can be seen to narrow'
+          : 'the target has one workspace and one taxonomy: no filter can be seen to narrow',
+      );
 
     // One submission in (A, A) and one in (B, B): each filter value matches one and not the other.
     if ((await t.submissions.room()) < 2) t.submissions.noRoom();

@@ -145,3 +145,25 @@ test('what a lenient target accepted of the bodies meant to be refused takes its
   expect(createdIn(run.report)).toBe(lenient.accepted);
   expect(leftOutForCap(run.report).map((c) => c.clause)).toContain('SUB-1');
 });
+
+test("a profile's submissions.workspaceId sends every submission of the run to that workspace", async () => {
+  let chosen = '';
+  const workspaces: string[] = [];
+  const run = await runAgainstReference(
+    {
+      modify: ({ app, state }) => {
+        // The main account's last workspace: not the first of the list, the default without the fact.
+        chosen = state.store.accounts[0]!.data.workspaces.at(-1)!.id;
+        app.addHook('onResponse', async (req, reply) => {
+          if (req.method === 'POST' && req.url.startsWith('/api/v1/submissions') && reply.statusCode === 201)
+            workspaces.push((req.body as { workspace_id: string }).workspace_id);
+        });
+      },
+    },
+    ['--only', 'SUB', '--seed', '1'],
+    (served) => ({ ...served, submissions: { ...served.submissions, workspaceId: chosen } }),
+  );
+  expect(run.exitCode).toBe(0);
+  expect(workspaces.length).toBeGreaterThan(0);
+  expect(new Set(workspaces)).toEqual(new Set([chosen]));
+});

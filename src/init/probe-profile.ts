@@ -270,6 +270,7 @@ async function submissions(target: ProbeTarget, workspaceId: string | null): Pro
     ? probed(true, `POST ${listPath} without "${queryParam}" answered 400`)
     : guessed(null, 'not seen: whether the query parameter may be left out');
   facts['submissions.requiredBodyFields'] = await requiredFields(target, listPath, queryParam ?? 'workspace_id', workspaceId);
+  facts['submissions.workspaceId'] = guessed(null, 'null: every submission of the run goes to the first item of the workspaces list');
   facts['submissions.taxonomyId'] = guessed(null, 'null: the run takes the first item of the taxonomies list');
   facts['submissions.sampleRow'] = guessed(null, 'null: the run sends {} as row data; declare a row the deployment accepts if it validates data');
   facts['submissions.acceptsAnyData'] = guessed(null, 'only a created submission would tell: set true if any JSON object is accepted as row data (SUB-5)');

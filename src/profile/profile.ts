@@ -30,6 +30,8 @@ export interface Profile {
     readonly workspaceQueryParamRequired: boolean | null;
     readonly requiredBodyFields: readonly ('workspace_id' | 'taxonomy_id' | 'rows')[] | null;
     readonly listFilters: { readonly workspace: string | null; readonly taxonomy: string | null } | null;
+    /** The workspace every submission of a run goes to; null: the first of the workspaces list. */
+    readonly workspaceId: string | null;
     readonly taxonomyId: string | null;
     readonly sampleRow: Readonly<Record<string, unknown>> | null;
     readonly acceptsAnyData: boolean | null;
@@ -75,6 +77,7 @@ export function parseProfile(data: unknown, source = 'profile'): Profile {
       workspaceQueryParamRequired: sub.workspaceQueryParamRequired ?? null,
       requiredBodyFields: sub.requiredBodyFields ?? null,
       listFilters: sub.listFilters ? { workspace: sub.listFilters.workspace ?? null, taxonomy: sub.listFilters.taxonomy ?? null } : null,
+      workspaceId: sub.workspaceId ?? null,
       taxonomyId: sub.taxonomyId ?? null,
       sampleRow: sub.sampleRow ?? null,
       acceptsAnyData: sub.acceptsAnyData ?? null,

@@ -29,8 +29,13 @@ export function tagged(t: CheckContext, data: Readonly<Record<string, unknown>>)
   return t.profile.submissions.acceptsAnyData === true ? { conformance_run: t.run.runId, ...data } : { ...data };
 }
 
+/**
+ * The workspaces the run may submit to: the profile's `submissions.workspaceId` alone where it names
+ * one (every submission of the run goes there), else those listed (the first is the default).
+ */
 export function workspaceIds(t: CheckContext): readonly string[] {
-  return t.run.preflight.collections.workspaces?.ids ?? [];
+  const declared = t.profile.submissions.workspaceId;
+  return declared ? [declared] : (t.run.preflight.collections.workspaces?.ids ?? []);
 }
 
 /** The profile's taxonomy first, then those listed (the first is the default). */
