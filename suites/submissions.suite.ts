@@ -326,12 +326,15 @@ check(
   async (t) => {
     // Two submissions: the cases whose rows are all empty data objects, and the rest in order.
     const groups = [BOUNDARY_ROWS.filter((c) => allEmpty(c.rows)), BOUNDARY_ROWS.filter((c) => !allEmpty(c.rows))];
-    await t.submissions.cases(groups, (cases) =>
-      sendRows(
-        t,
-        cases.flatMap((c) => c.rows),
-        together(cases.map((c) => c.what)),
-      ),
+    await t.submissions.cases(
+      groups,
+      (cases) =>
+        sendRows(
+          t,
+          cases.flatMap((c) => c.rows),
+          together(cases.map((c) => c.what)),
+        ),
+      (c) => c.rows.length,
     );
   },
   { key: 'boundary-rows', values: ['null', 'empty', 'boundary', 'unicode', 'huge'], writes: true, createsSubmissions: true },
@@ -386,6 +389,7 @@ check(
       {
         batches: (cases) => Math.ceil(cases.reduce((sum, rows) => sum + bytesOf(rows), 0) / MAX_SUBMISSION_BYTES),
         weight: bytesOf,
+        rows: (rows) => rows.length,
       },
     );
   },

@@ -84,3 +84,31 @@ test('fast-check replays the case at index i of a run by the path "i", as the ba
   );
   expect(replayed[0]).toEqual(values[57]);
 });
+
+test('a batch refused for a plan limit is split and sent again, its rows kept; a case past the limit alone goes unjudged, never a finding', async () => {
+  const sent: number[][] = [];
+  const unjudged: [number, number, string][] = [];
+  const limited = async (batch: readonly number[]): Promise<BatchAnswer<string>> => {
+    sent.push([...batch]);
+    return batch.length > 3 || batch.includes(5) ? { outcome: 'limit' } : { outcome: 'pass' };
+  };
+  expect(await bisect(range(8), limited, { unjudged: (from, count, why) => unjudged.push([from, count, why]) })).toBeNull();
+  // Every case but the one refused alone was carried by an accepted batch.
+  const accepted = sent.filter((b) => b.length <= 3 && !b.includes(5)).flat();
+  expect(accepted.sort()).toEqual([0, 1, 2, 3, 4, 6, 7]);
+  expect(unjudged).toEqual([[5, 1, 'limit']]);
+});
+
+test('where the cap leaves no room for the halves of a batch refused for a plan limit, the rest goes unjudged, never a finding', async () => {
+  let created = 0;
+  const unjudged: [number, number, string][] = [];
+  const send = async (batch: readonly number[]): Promise<BatchAnswer<string>> => {
+    if (batch.length > 2) return { outcome: 'limit' };
+    if (created >= 1) return { outcome: 'unsent' };
+    created++;
+    return { outcome: 'pass' };
+  };
+  expect(await bisect(range(8), send, { unjudged: (from, count, why) => unjudged.push([from, count, why]) })).toBeNull();
+  expect(unjudged.reduce((sum, [, count]) => sum + count, 0)).toBe(6);
+  expect(unjudged.every(([, , why]) => why === 'cap')).toBe(true);
+});

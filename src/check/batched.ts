@@ -3,6 +3,8 @@ import { CASES_PER_SUBMISSION } from '../broker/submission-cap.js';
 import { bisectBatches, splitInto, type BatchAnswer, type Located } from './bisect.js';
 import type { CheckContext } from './context.js';
 import { Finding } from './outcome.js';
+import { learntLimits, planLimitOf } from './plan-limit.js';
+import type { Exchange } from '../http/exchange.js';
 import type { CheckSubmissions } from './submissions.js';
 
 /**
@@ -33,10 +35,11 @@ function answerOf<C>(send: SendBatch<C>, memo?: Map<string, BatchAnswer<Finding>
       answer = (await send(batch)) ? { outcome: 'pass' } : { outcome: 'unsent' };
     } catch (error) {
       if (!(error instanceof Finding)) throw error;
-      answer = { outcome: 'fail', failure: error };
+      // The plan's limit on rows or bytes is learnt, not judged: the same cases go again in halves.
+      answer = planLimitOf(error.evidence.at(-1)) ? { outcome: 'limit' } : { outcome: 'fail', failure: error };
     }
     if (answer.outcome === 'pass') for (const c of batch) memo?.set(fc.stringify(c), answer);
-    else if (key !== null && answer.outcome === 'fail') memo?.set(key, answer);
+    else if (key !== null && (answer.outcome === 'fail' || answer.outcome === 'limit')) memo?.set(key, answer);
     return answer;
   };
 }
@@ -49,15 +52,59 @@ function batchNote(located: Extract<Located<Finding>, { found: 'batch' }>, cap: 
 }
 
 /**
+ * Counts the rows of the cases a batched check leaves unjudged (past the plan's limit alone, or
+ * without room under the cap once the limit split them), and says what the check learnt.
+ */
+class Judged<C> {
+  readonly #unjudged = { limit: 0, cap: 0 };
+  readonly #total: number;
+
+  constructor(
+    private readonly cases: readonly C[],
+    private readonly rowsOf: (c: C) => number,
+  ) {
+    this.#total = cases.reduce((sum, c) => sum + rowsOf(c), 0);
+  }
+
+  readonly unjudged = (from: number, count: number, why: 'limit' | 'cap') => {
+    this.#unjudged[why] += this.cases.slice(from, from + count).reduce((sum, c) => sum + this.rowsOf(c), 0);
+  };
+
+  /** The limits learnt from `exchanges`, and how many rows were judged when not all were. */
+  learnt(subs: CheckSubmissions, exchanges: readonly Exchange[]): void {
+    const limits = learntLimits(exchanges);
+    const { limit, cap } = this.#unjudged;
+    const why = [
+      ...(limit > 0 ? [`${limit} past the plan's limit even alone`] : []),
+      ...(cap > 0 ? [`${cap} without room under --max-submissions (${subs.cap})${limits.length > 0 ? " once the plan's limit split them" : ''}`] : []),
+    ];
+    subs.learn(limits, why.length > 0 ? { judged: this.#total - limit - cap, of: this.#total, why: why.join(', ') } : null);
+  }
+}
+
+/**
  * Fixed cases, in groups that each travel in one submission (fewer, merged in order, where the
  * cap leaves less room); the first case that fails alone is the finding, as if each had been sent
  * by itself. Not applicable when the cap leaves no room at all.
  */
-export async function batchedCases<C>(subs: CheckSubmissions, groups: readonly (readonly C[])[], send: SendBatch<C>): Promise<void> {
+export async function batchedCases<C>(
+  subs: CheckSubmissions,
+  groups: readonly (readonly C[])[],
+  send: SendBatch<C>,
+  rowsOf: (c: C) => number = () => 1,
+): Promise<void> {
   const room = await subs.room();
   if (room === 0) subs.noRoom();
   const batches = room >= groups.length ? groups : splitInto(groups.flat(), room);
-  const located = await bisectBatches(batches, answerOf(send), { benignTogether: sizeLimit });
+  const judged = new Judged(batches.flat(), rowsOf);
+  const from = subs.check.exchanges.length;
+  let located: Located<Finding>;
+  try {
+    located = await bisectBatches(batches, answerOf(send), { benignTogether: sizeLimit, unjudged: judged.unjudged });
+    if (located?.found === 'unsent' && located.from > 0) judged.unjudged(located.from, Infinity, 'cap');
+  } finally {
+    judged.learnt(subs, subs.check.exchanges.slice(from));
+  }
   if (located === null) return;
   if (located.found === 'unsent') {
     if (located.from === 0) subs.noRoom();
@@ -77,6 +124,8 @@ export interface BatchedPropertyOptions<T> {
   readonly batches?: (values: readonly T[]) => number;
   /** A case's share of a batch when the cases are split (its bytes, say). @default 1 */
   readonly weight?: (value: T) => number;
+  /** The rows a case carries, to say how many were judged when not all could be. @default 1 */
+  readonly rows?: (value: T) => number;
 }
 
 /**
@@ -111,13 +160,16 @@ export async function batchedProperty<T>(
   const answer = answerOf(send, memo);
   // Its requests are the generated cases', as a property's are: the plan scales them with the budget.
   const from = t.exchanges.length;
+  const judged = new Judged(values, options.rows ?? (() => 1));
   let located: Located<Finding>;
   try {
-    located = await bisectBatches(splitInto(values, count, options.weight), answer, { benignTogether: sizeLimit });
+    located = await bisectBatches(splitInto(values, count, options.weight), answer, { benignTogether: sizeLimit, unjudged: judged.unjudged });
+    if (located?.found === 'unsent' && located.from > 0) judged.unjudged(located.from, Infinity, 'cap');
     if (located?.found === 'case')
       await replay(subs, arbitrary, answer, memo, { seed, numRuns, path: String(located.index) }, (cases) => options.batches?.(cases) ?? 1, options.weight);
   } finally {
     t.propertyExchanges.push(...t.exchanges.slice(from));
+    judged.learnt(subs, t.exchanges.slice(from));
   }
   if (located === null) return;
   if (located.found === 'unsent') {

@@ -10,7 +10,12 @@ export type BatchAnswer<F> =
   | { readonly outcome: 'pass' }
   | { readonly outcome: 'fail'; readonly failure: F }
   /** Not sent: the run's cap leaves no room for it. */
-  | { readonly outcome: 'unsent' };
+  | { readonly outcome: 'unsent' }
+  /**
+   * Refused for a limit of the deployment's plan (rows a submission, a body's size), which the
+   * document leaves open: no finding; the same cases are tried again in halves.
+   */
+  | { readonly outcome: 'limit' };
 
 /** What a bisection found: nothing failing, a case, or a batch it could not narrow further. */
 export type Located<F> =
@@ -30,6 +35,11 @@ export interface BisectOptions<F> {
    * request, which the document leaves open: 413, or a 4xx for too many rows). @default never
    */
   readonly benignTogether?: (failure: F) => boolean;
+  /**
+   * Called for cases that go unjudged: `limit` when one case alone is past the plan's limit,
+   * `cap` when the halves of a batch refused for a limit found no room under the cap. @default ignored
+   */
+  readonly unjudged?: (from: number, count: number, why: 'limit' | 'cap') => void;
 }
 
 /** The first failing case among `cases` (indices from `from`), sending them as one batch first. */
@@ -43,6 +53,7 @@ export async function bisect<C, F>(
   const answer = await send(cases);
   if (answer.outcome === 'pass') return null;
   if (answer.outcome === 'unsent') return { found: 'unsent', from, count: cases.length };
+  if (answer.outcome === 'limit') return splitPastLimit(cases, send, options, from);
   if (cases.length === 1) return { found: 'case', index: from, failure: answer.failure };
   const half = Math.ceil(cases.length / 2);
   const batch = { found: 'batch' as const, from, count: cases.length, failure: answer.failure };
@@ -55,6 +66,35 @@ export async function bisect<C, F>(
     if (located) return located;
   }
   return options.benignTogether?.(answer.failure) ? null : { ...batch, why: 'together' };
+}
+
+/**
+ * The halves of a batch the plan refused, each bisected in turn: a case refused alone, or cases
+ * the cap leaves no room for once split, go unjudged (said through `unjudged`), never a finding.
+ */
+async function splitPastLimit<C, F>(
+  cases: readonly C[],
+  send: (batch: readonly C[]) => Promise<BatchAnswer<F>>,
+  options: BisectOptions<F>,
+  from: number,
+): Promise<Located<F>> {
+  if (cases.length === 1) {
+    options.unjudged?.(from, 1, 'limit');
+    return null;
+  }
+  const half = Math.ceil(cases.length / 2);
+  for (const [part, start] of [
+    [cases.slice(0, half), from],
+    [cases.slice(half), from + half],
+  ] as const) {
+    const located = await bisect(part, send, options, start);
+    if (located?.found === 'unsent') {
+      options.unjudged?.(start, from + cases.length - start, 'cap');
+      return null;
+    }
+    if (located) return located;
+  }
+  return null;
 }
 
 /** Splits `cases` into `count` batches in order, as even in size (by `weight`) as whole cases allow. */

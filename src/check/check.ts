@@ -94,6 +94,8 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
     } finally {
       tallyRequests(record, t.exchanges, t.propertyExchanges);
       if (t.submissions.created > 0) record.submissions = t.submissions.created;
+      if (t.submissions.limits.length > 0) record.planLimits = [...t.submissions.limits];
+      if (t.submissions.judged) record.rowsJudged = t.submissions.judged;
     }
     if (record.status === 'skipped' || record.status === 'not_applicable') skip(record.reason);
     if (record.status === 'warn') await annotate(`warning: ${record.reason}`, 'warning');

@@ -54,12 +54,26 @@ export interface CheckRecord {
   writes?: boolean;
   /** Submissions the check created (answered 2xx), against `--max-submissions`. */
   submissions?: number;
+  /**
+   * The deployment's limits on rows or bytes a submission the check learnt from refusals (422
+   * plan_limit_exceeded, 413): the document leaves them open, so they are learnt, never judged.
+   */
+  planLimits?: string[];
+  /** Rows the check judged, when the plan's limit and `--max-submissions` left some out. */
+  rowsJudged?: RowsJudged;
   /** API keys the check created (answered 2xx): the figures behind `--dry-run`'s write plan. */
   keys?: number;
   /** Of those, the keys its generated cases created, which grow with the property budget. */
   propertyKeys?: number;
   /** Its declared states, value classes and judged exchanges, when it declares any. */
   dimensions?: CheckDimensions;
+}
+
+/** `judged` of `of` rows, and why the rest were not (`120 of 200 rows judged: 80 without room under --max-submissions (10)`). */
+export interface RowsJudged {
+  readonly judged: number;
+  readonly of: number;
+  readonly why: string;
 }
 
 declare module '@vitest/runner' {

@@ -5,6 +5,7 @@ import type { RunContext } from './run-context.js';
 import { batchedCases, batchedProperty, type BatchedPropertyOptions, type SendBatch } from './batched.js';
 import type { CheckContext } from './context.js';
 import { CheckNotRun } from './outcome.js';
+import type { RowsJudged } from './outcome.js';
 import type { WorkerState } from './worker.js';
 
 /**
@@ -17,6 +18,10 @@ import type { WorkerState } from './worker.js';
 export class CheckSubmissions {
   /** Submissions this check created (answered 2xx). */
   created = 0;
+  /** What its batches learnt of the deployment's plan limits (`check/plan-limit.ts`). */
+  readonly limits: string[] = [];
+  /** How many rows its batches judged, when the plan's limit or the cap left some out. */
+  judged: RowsJudged | null = null;
 
   constructor(
     readonly run: RunContext,
@@ -58,8 +63,17 @@ export class CheckSubmissions {
    * Fixed cases that may each create a submission, a group to a submission (merged where the cap
    * leaves less room); the first case that fails alone is the finding (`check/batched.ts`).
    */
-  cases<C>(groups: readonly (readonly C[])[], send: SendBatch<C>): Promise<void> {
-    return batchedCases(this, groups, send);
+  cases<C>(groups: readonly (readonly C[])[], send: SendBatch<C>, rowsOf?: (c: C) => number): Promise<void> {
+    return batchedCases(this, groups, send, rowsOf);
+  }
+
+  /** Records what a batch learnt (`check/batched.ts`): each limit once, the rows judged summed over batches. */
+  learn(limits: readonly string[], judged: RowsJudged | null): void {
+    for (const line of limits) if (!this.limits.includes(line)) this.limits.push(line);
+    if (!judged) return;
+    this.judged = this.judged
+      ? { judged: this.judged.judged + judged.judged, of: this.judged.of + judged.of, why: `${this.judged.why}; ${judged.why}` }
+      : judged;
   }
 
   /**

@@ -49,6 +49,12 @@ export interface ConformanceDocument {
   environment: { requests: number; unplanned429: number; waitedMs: number };
   resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
   suiteFaults: string[];
+  /**
+   * What the run learnt of the deployment where the document leaves it open (its plan's limits
+   * on rows and bytes a submission), and how many rows a check judged where those limits and
+   * `--max-submissions` left some out. Absent when there is nothing to say.
+   */
+  learnt?: string[];
   /** Present when the run ended before its verdict (a signal, the preflight, a setting, a fault, or not at all yet). */
   stopped?: Stopped;
   /** Present when the run was given `--baseline`. */
@@ -153,10 +159,21 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
       removed: input.ledger.filter((e) => e.event === 'deleted'),
     },
     suiteFaults: [...input.suiteFaults],
+    ...learntOf(input.results),
     ...(input.stopped ? { stopped: input.stopped } : {}),
     ...(input.baseline ? { baseline: input.baseline } : {}),
     ...(input.integrity ? { integrity: input.integrity } : {}),
   };
+}
+
+/** Each limit learnt once, then each check's rows judged, named by its clause and key. */
+function learntOf(results: readonly ClauseResult[]): Pick<ConformanceDocument, 'learnt'> {
+  const checks = results.flatMap((r) => r.checks);
+  const learnt = [
+    ...new Set(checks.flatMap((c) => c.planLimits ?? [])),
+    ...checks.flatMap((c) => (c.rowsJudged ? [`${c.clause} ${c.key}: ${c.rowsJudged.judged} of ${c.rowsJudged.of} rows judged: ${c.rowsJudged.why}`] : [])),
+  ];
+  return learnt.length > 0 ? { learnt } : {};
 }
 
 /** The header's line on what the run was: a certification, or plainly what it is not (issue 26). */

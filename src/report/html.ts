@@ -226,6 +226,7 @@ function closing(doc: ConformanceDocument): string {
 ${submissions > 0 ? `${submissions} submission(s) created: the API offers no way to delete them.` : ''} Every one is listed in <code>conformance.json</code> and <code>ledger.jsonl</code>.</p></section>
 <section id="environment"><h2>Run environment</h2>
 <ul>${doc.preflight.notes.map((n) => `<li>${esc(n)}</li>`).join('')}
+${(doc.learnt ?? []).map((l) => `<li>learnt (not judged): ${esc(l)}</li>`).join('')}
 <li>${doc.environment.requests} requests, ${doc.environment.unplanned429} unplanned 429 responses, ${(doc.environment.waitedMs / 1000).toFixed(1)} s waited for rate-limit windows</li>
 ${doc.suiteFaults.map((f) => `<li class="status-error">suite fault: ${esc(f)}</li>`).join('')}</ul></section>`;
 }

@@ -52,6 +52,7 @@ export function renderSummary(doc: ConformanceDocument, reportFiles: readonly st
     if (problems.length > LISTED) lines.push(`| … | | | ${problems.length - LISTED} more in conformance.json |`);
     lines.push('');
   }
+  if (doc.learnt) lines.push('Learnt from the deployment (the document leaves it open; not judged):', '', ...doc.learnt.map((l) => `- ${cell(l)}`), '');
   if (reportFiles.length > 0) lines.push(`Reports: ${reportFiles.map((f) => `\`${f}\``).join(', ')}`, '');
   return `${lines.join('\n')}\n`;
 }

@@ -11,6 +11,7 @@ export function verdictLines(doc: ConformanceDocument, files: readonly string[])
     `  MUST   ${MUST.pass} pass, ${MUST.fail} fail, ${MUST.not_applicable} not applicable, ${MUST.skipped} skipped${MUST.error ? `, ${MUST.error} error` : ''}`,
     `  SHOULD ${SHOULD.pass} pass, ${SHOULD.warn} warn${SHOULD.fail ? `, ${SHOULD.fail} fail (--strict)` : ''}, ${SHOULD.not_applicable} not applicable, ${SHOULD.skipped} skipped${SHOULD.error ? `, ${SHOULD.error} error` : ''}`,
   ];
+  for (const learnt of doc.learnt ?? []) lines.push(`  learnt: ${learnt}`);
   if (doc.baseline) lines.push(...comparisonLines(doc.baseline));
   lines.push(footprintLine(doc));
   lines.push(`reports: ${files.join(', ')}`);
