@@ -7,6 +7,7 @@ export const CONF_ERROR_CODES = {
   CONF_SETTING_INVALID: 'a setting is wrong',
   CONF_PROFILE_INVALID: 'the profile does not validate',
   CONF_PROFILE_UNREADABLE: 'the profile file cannot be read',
+  CONF_PROFILE_INCOMPLETE: 'a certification run: the profile leaves a MUST clause unable to apply',
   CONF_TARGET_UNREACHABLE: 'the target does not answer',
   CONF_TARGET_REDIRECTED: 'the target redirects the preflight',
   CONF_TARGET_NOT_API: 'the base URL does not serve API v1 (a web page, another JSON service)',

@@ -32,7 +32,7 @@ import { preflight } from '../target/preflight.js';
 import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
 import { propertyBudget } from '../check/property-budget.js';
-import { certificationVerdict } from '../verdict/certification.js';
+import { certificationVerdict, checkProfileCertifiable } from '../verdict/certification.js';
 import { runModeOf } from '../config/run-mode.js';
 import type { RecordCollector, RunParts } from './parts.js';
 import { runSuites } from './suites.js';
@@ -123,6 +123,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     const target = state.target;
     const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
+    // Before the first request: a certificate needs every MUST clause able to apply.
+    if (settings.certify) checkProfileCertifiable({ profile, hasOtherAccountKey: keys.other !== null }, profile.name);
     const seed = settings.seed ?? randomInt(2 ** 31 - 1);
     state.seed = seed;
     const runId = newRunId(startedAt);

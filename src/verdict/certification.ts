@@ -1,5 +1,6 @@
 import { missingNeeds } from '../clauses/applicability.js';
-import { NEEDS } from '../clauses/catalogue.js';
+import { CLAUSE_IDS, CLAUSES, NEEDS } from '../clauses/catalogue.js';
+import { ConformanceError } from '../errors.js';
 import { EXIT_CODES, type ClauseContext, type ClauseResult, type VerdictResult } from './verdict.js';
 
 /**
@@ -31,4 +32,21 @@ export function certificationVerdict(verdict: VerdictResult, results: readonly C
     exitCode: EXIT_CODES.inconclusive,
     because: `a certification needs every MUST clause judged; ${unjudged.length} not: ${unjudged.join('; ')}`,
   };
+}
+
+/**
+ * A certification run refuses, before its first request, a profile (or settings) that leaves a
+ * MUST clause unable to apply: one line, exit 2, naming each such clause and the fact that would
+ * make it apply, instead of running for a minute to say so in its verdict.
+ */
+export function checkProfileCertifiable(context: Pick<ClauseContext, 'profile' | 'hasOtherAccountKey'>, profileName: string): void {
+  const unable = CLAUSE_IDS.filter((id) => CLAUSES[id].level === 'MUST').flatMap((id) => {
+    const missing = missingNeeds(id, context);
+    return missing.length > 0 ? [`${id} needs ${missing.map((need) => NEEDS[need]).join(', ')}`] : [];
+  });
+  if (unable.length === 0) return;
+  throw new ConformanceError(
+    'CONF_PROFILE_INCOMPLETE',
+    `--certify refuses the profile ${JSON.stringify(profileName)}: ${unable.length} MUST clause(s) could not apply: ${unable.join('; ')}; declare them (conformance init finds what it can) or run without --certify`,
+  );
 }
