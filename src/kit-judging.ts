@@ -17,6 +17,7 @@ export { sleep } from './sleep.js';
 // The target's collections and the document's shapes.
 export { idsOf, spread, type Envelope } from './check/lists.js';
 export { fillPath, type Profile } from './profile/profile.js';
+export { profileFact } from './profile/profile-fact.js';
 export { schemaErrors, type SchemaName } from './schemas.js';
 export { collections, COLLECTION_NAMES, type CollectionEndpoint, type CollectionName } from './target/collections.js';
 

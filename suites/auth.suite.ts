@@ -475,10 +475,25 @@ check(
         `the other account's submissions in its workspace ${foreign} went from ${before.total} to ${after.total} while this run's attempts there were refused`,
       after.res,
     );
-    const seen = await countIn(t, listPath, filter, foreign!, 'main');
+    // A leak is called only for an item shown to be the other account's: one the other account lists
+    // too (same content), or one whose workspace is the other's. Under a filter that does not narrow (a wrong filter
+    // name, ignored), the main key's own items come back: that is SUB-4's finding about the filter.
+    const seen = await itemsIn(t, listPath, filter, foreign!, 'main');
+    if (seen.items.length === 0) return;
+    // By id and content both: a target whose ids count per account may give two accounts the same id.
+    const listedToThem = new Set(
+      [...(await itemsIn(t, listPath, filter, foreign!, 'other')).items, ...((await listAs(t, listPath, 'other'))?.items ?? [])].map((item) =>
+        JSON.stringify(item),
+      ),
+    );
+    const shown = seen.items.filter((item) => {
+      const members = typeof item === 'object' && item !== null ? Object.values(item as Record<string, unknown>) : [];
+      return listedToThem.has(JSON.stringify(item)) || members.includes(foreign);
+    });
     t.ensure(
-      seen.total === null || seen.total === 0,
-      () => `${listPath}?${filter}=${foreign} shows the main key ${seen.total} submission(s) in another account's workspace`,
+      shown.length === 0,
+      () =>
+        `${listPath}?${filter}=${foreign} shows the main key ${shown.length} submission(s) of another account (${idsOf(shown).slice(0, 3).join(', ') || 'in its workspace'})`,
       seen.res,
     );
   },
@@ -496,6 +511,19 @@ async function countIn(
   const res = await t.http.get(listPath, { auth, query: { [filter]: workspace, limit: 1 } });
   const total = (res.json as { total_count?: unknown } | undefined)?.total_count;
   return { res, total: res.status === 200 && typeof total === 'number' ? total : null };
+}
+
+/** The first page of a submission list filtered to one workspace, as one account sees it; no items when no page came. */
+async function itemsIn(
+  t: CheckContext,
+  listPath: string,
+  filter: string,
+  workspace: string,
+  auth: 'main' | 'other',
+): Promise<{ res: HttpResponse; items: unknown[] }> {
+  const res = await t.http.get(listPath, { auth, query: { [filter]: workspace, limit: 100 } });
+  const items = (res.json as { items?: unknown } | undefined)?.items;
+  return { res, items: res.status === 200 && Array.isArray(items) ? items : [] };
 }
 
 /** A list's first page as one account sees it; null when it is no list page (other clauses judge that). */

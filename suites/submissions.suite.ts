@@ -1,4 +1,4 @@
-import { check, snippet, type CheckContext, type HttpResponse, errorOf, idsOf } from '../src/kit.js';
+import { check, snippet, type CheckContext, type HttpResponse, errorOf, idsOf, profileFact } from '../src/kit.js';
 import fc from 'fast-check';
 import { INVALID_SUBMISSION_KINDS, invalidSubmission, type InvalidSubmission, type InvalidSubmissionKind } from './arbitraries/invalidSubmission.js';
 import { BOUNDARY_ROWS, rowData, type RowData } from './arbitraries/rowData.js';
@@ -238,22 +238,26 @@ check(
       const onA = await listAll(t, listPath, { [filter]: a });
       const onB = await listAll(t, listPath, { [filter]: b });
       const label = (id: string) => `${listPath}?${filter}=${id}`;
+      // A wrong filter name explains each failure below as well as a fault of the target: each names the fact.
+      const fact = profileFact(t.profile, `submissions.listFilters.${what}`);
       t.ensure(
         onA.page.total_count >= 1,
-        () => `${label(a)} has total_count ${onA.page.total_count}, but a submission to that ${what} was just created`,
+        () => `${label(a)} has total_count ${onA.page.total_count}, but a submission to that ${what} was just created (${fact})`,
         onA.res,
       );
       t.ensure(
         onA.page.total_count < all.page.total_count,
         () =>
-          `${label(a)} has total_count ${onA.page.total_count}, the unfiltered list ${all.page.total_count}: the filter does not narrow, though a submission to another ${what} exists`,
+          onB.page.total_count === all.page.total_count
+            ? `${fact}: every value gave the same ${all.page.total_count} items as the unfiltered list (${label(a)}, ${label(b)}); is the name right? If it is, the filter does not narrow`
+            : `${label(a)} has total_count ${onA.page.total_count}, the unfiltered list ${all.page.total_count}: the filter does not narrow, though a submission to another ${what} exists (${fact})`,
         onA.res,
         all.res,
       );
       t.ensure(
         onA.page.total_count + onB.page.total_count <= all.page.total_count,
         () =>
-          `${label(a)} (${onA.page.total_count}) and ${label(b)} (${onB.page.total_count}) count more than the unfiltered list (${all.page.total_count}): total_count does not count matches`,
+          `${label(a)} (${onA.page.total_count}) and ${label(b)} (${onB.page.total_count}) count more than the unfiltered list (${all.page.total_count}): total_count does not count matches (${fact})`,
         onA.res,
         onB.res,
         all.res,
@@ -273,7 +277,8 @@ check(
         const ids = idsOf(listed.items);
         const own = created[side];
         const foreign = created[side === 'a' ? 'b' : 'a'];
-        if (foreign && ids.includes(foreign)) t.fail(`${label(side === 'a' ? a : b)} lists submission ${foreign}, created in another ${what}`, listed.res);
+        if (foreign && ids.includes(foreign))
+          t.fail(`${label(side === 'a' ? a : b)} lists submission ${foreign}, created in another ${what} (${fact})`, listed.res);
         if (own && listed.complete && ids.length > 0)
           t.ensure(ids.includes(own), () => `${label(side === 'a' ? a : b)} does not list submission ${own}, just created there`, listed.res);
       }

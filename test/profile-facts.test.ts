@@ -1,0 +1,19 @@
+import { expect, test } from 'vitest';
+import { runAgainstReference } from './support/cli.js';
+
+// A finding rests on evidence, not on a guess (issue 30): a wrong profile fact is named where it
+// would explain a failure, and never turns into a finding about another clause.
+
+test("wrong submission filter names on a target that ignores unknown parameters: no AUTH-6 leak, SUB-4's reason names the profile fact", async () => {
+  const run = await runAgainstReference({}, ['--only', 'AUTH-6,SUB-4', '--seed', '1'], (served) => ({
+    ...served,
+    submissions: { ...served.submissions, listFilters: { workspace: 'workspace', taxonomy: 'taxonomy' } },
+  }));
+  const auth6 = run.report.clauses.find((c) => c.id === 'AUTH-6')!;
+  expect(auth6.status, auth6.reason).toBe('pass');
+  const sub4 = run.report.clauses.find((c) => c.id === 'SUB-4')!;
+  expect(sub4.status).toBe('fail');
+  expect(sub4.reason).toMatch(
+    /^profile fact submissions\.listFilters\.workspace = workspace: every value gave the same \d+ items as the unfiltered list \(.*\); is the name right\?/,
+  );
+});
