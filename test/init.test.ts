@@ -34,7 +34,7 @@ function at(profile: Record<string, unknown>, place: string): unknown {
   return place.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], profile);
 }
 
-test('init against the reference writes a valid profile equal to the shipped one in every probed fact, the rest marked guessed', async () => {
+test('init against the reference writes a valid profile equal to the shipped one in every fact found, the rest marked guessed or not found', async () => {
   const target = await startReference({});
   try {
     const auth = { authorization: `Bearer ${target.keys.main}` };
@@ -50,25 +50,29 @@ test('init against the reference writes a valid profile equal to the shipped one
     const { facts } = readJson<{ facts: Facts }>(out.replace(/\.json$/, '.facts.json'));
 
     for (const place of WITHOUT_SIDE_EFFECTS) {
-      expect(facts[place]?.how, place).toBe('probed');
+      expect(facts[place]?.how, place).toBe('found');
       expect(at(written, place), place).toEqual(at(shipped, place));
     }
     // The key's fields, prefix and delete path come from a key created and deleted again.
     for (const [place, fact] of Object.entries(facts)) {
-      expect(['probed', 'guessed'], place).toContain(fact.how);
+      expect(['found', 'guessed', 'not found'], place).toContain(fact.how);
       expect(fact.why, place).toBeTruthy();
       expect(at(written, place), place).toEqual(fact.value);
-      if (fact.how === 'probed') expect(fact.value, place).toEqual(at(shipped, place));
+      if (fact.how === 'found') expect(fact.value, place).toEqual(at(shipped, place));
+      if (fact.how === 'not found') expect(fact.value, place).toBeNull();
     }
-    expect(facts.keyPrefix).toMatchObject({ how: 'probed', value: 'sk_' });
-    expect(facts['submissions.acceptsAnyData']?.how).toBe('guessed');
+    expect(facts.keyPrefix).toMatchObject({ how: 'found', value: 'sk_' });
+    expect(facts['submissions.acceptsAnyData']?.how).toBe('not found');
+    // The reference's submission list is empty: no filter can be seen to narrow it, so none is kept.
+    expect(facts['submissions.listFilters.workspace']).toMatchObject({ how: 'not found', value: null });
 
     // It leaves nothing behind and says no secret.
     expect(await keyCount()).toBe(keysBefore);
     const submissions = await fetch(`${target.url}/api/v1/submissions`, { headers: auth });
     expect(((await submissions.json()) as { total_count: number }).total_count).toBe(0);
     expect(result.stdout + readFileSync(out, 'utf8')).not.toContain(target.keys.main);
-    expect(result.stdout).toMatch(/profile draft: .*draft\.json \(\d+ facts probed, \d+ guessed/);
+    expect(result.stdout).toMatch(/profile draft: .*draft\.json \(\d+ facts found, \d+ guessed, \d+ not found: /);
+    expect(result.stdout).not.toMatch(/^  (found|not found) .*= null/m);
   } finally {
     await target.close();
   }
@@ -126,9 +130,37 @@ test('init finds what an implementation written blind puts elsewhere: singular r
       'apiKeyFields.secret',
       'submissions.requiredBodyFields',
     ]) {
-      expect(facts[place], place).toMatchObject({ how: 'probed', value: at(own, place) });
+      expect(facts[place], place).toMatchObject({ how: 'found', value: at(own, place) });
     }
     expect(result.stdout).not.toContain('WARNING');
+  } finally {
+    await target.close();
+  }
+});
+
+test('init on an implementation that chose the open facts its own way: what it did not find is "not found: declare it", never a value; links and narrowing filters found', async () => {
+  // variants/blind-enterprise: HAL _links, camelCase filters (workspaceId), a key prefix of its own, UUIDs.
+  const target = await startBlind(1, 'enterprise');
+  try {
+    const out = join(scratch(), 'draft.json');
+    const result = await runConformance(['init', '--base-url', target.url, '--out', out], { CONFORMANCE_API_KEY: target.keys.main });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { facts } = readJson<{ facts: Facts }>(out.replace(/\.json$/, '.facts.json'));
+    const own = target.profile as unknown as Record<string, unknown>;
+    // Its filters are named by its own links and kept because they narrow a list that holds items.
+    for (const place of ['paths.submissionList', 'submissions.listFilters.workspace', 'submissions.listFilters.taxonomy'])
+      expect(facts[place], place).toMatchObject({ how: 'found', value: at(own, place) });
+    const notFound = Object.entries(facts).filter(([, f]) => f.how === 'not found');
+    for (const [place, fact] of notFound) {
+      expect(fact.value, place).toBeNull();
+      expect(fact.why, place).toMatch(/: declare it$/);
+      expect(result.stdout).toContain(`  not found ${place}: `);
+    }
+    expect(result.stdout).not.toMatch(/^  (found|not found) .*= null/m);
+    const counts = result.stdout.match(/\((\d+) facts found, (\d+) guessed, (\d+) not found: /);
+    expect(counts, result.stdout).not.toBeNull();
+    expect(Number(counts![3])).toBe(notFound.length);
+    expect(Number(counts![1]) + Number(counts![2]) + Number(counts![3])).toBe(Object.keys(facts).length);
   } finally {
     await target.close();
   }

@@ -5,9 +5,14 @@ import { errorOf, isObject, itemsOf, probe, totalOf, type Probed, type ProbeTarg
 import { rateHeaders } from '../http/rate-headers.js';
 import { collectionForms, deletionCandidates, idMemberOf } from '../keys/deletion.js';
 import { runKeyName } from '../keys/run-key-name.js';
+import { SUBMISSION_CREATION_PATH } from '../broker/submission-cap.js';
+import { filtersNamed, linksIn, listPathsNamed, type Link } from './links.js';
 
-/** How `init` knows a fact: it saw the target answer so, or it wrote the usual value unseen. */
-export type How = 'probed' | 'guessed';
+/**
+ * How `init` knows a fact: it saw the target answer so (`found`), it wrote the usual value unseen
+ * (`guessed`), or it could not find it (`not found`: null in the draft, to be declared).
+ */
+export type How = 'found' | 'guessed' | 'not found';
 
 export interface Fact {
   readonly value: unknown;
@@ -19,8 +24,10 @@ export interface Fact {
 /** Facts by their place in the profile, dotted: `paths.workspace`, `submissions.listFilters`. */
 export type Facts = Record<string, Fact>;
 
-const probed = (value: unknown, why: string): Fact => ({ value, how: 'probed', why });
+const probed = (value: unknown, why: string): Fact => ({ value, how: 'found', why });
 const guessed = (value: unknown, why: string): Fact => ({ value, how: 'guessed', why });
+/** A fact init looked for and could not see: null in the draft, never shown as a value it learnt. */
+const notFound = (why: string): Fact => ({ value: null, how: 'not found', why: `${why}: declare it` });
 
 /** Resources with a list the document shows and a retrieval it leaves open (API document, Operations). */
 const RETRIEVALS = [
@@ -29,12 +36,18 @@ const RETRIEVALS = [
   ['record', '/api/v1/records'],
 ] as const;
 
-/** Lists and retrievals the document names without their paths, with the usual places of each list. */
+/**
+ * Lists and retrievals the document names without their paths: the stem a link to the list has in
+ * its last segment, then the usual places of each list.
+ */
 const LISTED = [
-  ['taxonomies', 'taxonomy', '/api/v1/taxonomies'],
-  ['fields', 'field', '/api/v1/fields', '/api/v1/taxonomy_fields'],
-  ['picklists', 'picklist', '/api/v1/picklists'],
+  ['taxonomies', 'taxonomy', 'taxonom', '/api/v1/taxonomies'],
+  ['fields', 'field', 'field', '/api/v1/fields', '/api/v1/taxonomy_fields'],
+  ['picklists', 'picklist', 'picklist', '/api/v1/picklists'],
 ] as const;
+
+/** The string ids of a page's items. */
+const idsIn = (items: Record<string, unknown>[] | null): string[] => (items ?? []).map((item) => item.id).filter((id): id is string => typeof id === 'string');
 
 /** The first of the lists' singular and plural forms (`collectionForms`) that answers a pagination envelope. */
 async function findList(
@@ -65,25 +78,35 @@ const WRONG_TYPED: Record<(typeof BODY_FIELDS)[number], unknown> = { workspace_i
 export async function probeFacts(target: ProbeTarget, log: (line: string) => void): Promise<Facts> {
   const facts: Facts = {};
   const firstIds: Record<string, string | null> = {};
+  // The API's own links, where it gives any, name paths before the usual places are tried.
+  const index = await probe(target, 'GET', '/api/v1');
+  const workspaces = await probe(target, 'GET', '/api/v1/workspaces', { query: { limit: '5' } });
+  const links = linksIn(index.json, workspaces.json);
+  const ids: Record<'workspace' | 'taxonomy', string[]> = { workspace: idsIn(itemsOf(workspaces)), taxonomy: [] };
   for (const [name, list] of RETRIEVALS) {
     const { fact, firstId } = await retrieval(target, list);
     facts[`paths.${name}`] = fact;
     firstIds[name] = firstId;
   }
-  for (const [listName, itemName, ...lists] of LISTED) {
-    const found = await findList(target, lists);
+  for (const [listName, itemName, stem, ...lists] of LISTED) {
+    const found = await findList(target, [...listPathsNamed(links, stem), ...lists]);
     if (!found.list) {
-      facts[`paths.${listName}`] = probed(null, `no pagination envelope at ${found.tried.join(', ')}`);
-      facts[`paths.${itemName}`] = probed(null, `no list at ${lists.join(' or ')}`);
+      facts[`paths.${listName}`] = notFound(`no pagination envelope at ${found.tried.join(', ')}`);
+      facts[`paths.${itemName}`] = notFound(`no list at ${lists.join(' or ')}`);
       continue;
     }
     facts[`paths.${listName}`] = probed(found.list, `GET ${found.list} answered 200 with a pagination envelope`);
     facts[`paths.${itemName}`] = (await retrieval(target, found.list)).fact;
-    if (listName === 'taxonomies') firstIds.taxonomy = typeof found.items[0]?.id === 'string' ? found.items[0].id : null;
+    if (listName === 'taxonomies') {
+      firstIds.taxonomy = typeof found.items[0]?.id === 'string' ? found.items[0].id : null;
+      const taxonomies = await probe(target, 'GET', found.list, { query: { limit: '5' } });
+      ids.taxonomy = idsIn(itemsOf(taxonomies));
+      links.push(...linksIn(taxonomies.json));
+    }
   }
   Object.assign(facts, await limits(target));
-  Object.assign(facts, await keys(target, log));
-  Object.assign(facts, await submissions(target, firstIds.workspace ?? null));
+  Object.assign(facts, await keys(target, log, links));
+  Object.assign(facts, await submissions(target, firstIds.workspace ?? null, links, ids));
   facts.forbiddenProbe = await forbidden(target);
   return facts;
 }
@@ -102,7 +125,7 @@ async function retrieval(target: ProbeTarget, list: string): Promise<{ fact: Fac
     if (fetched.status === 200 && isObject(body) && body.id === id) return { fact: probed(template, `GET ${path} answered 200 with the same id`), firstId: id };
     tried.push(`GET ${path} answered ${fetched.status}`);
   }
-  return { fact: probed(null, `${tried.join(', ')}: no retrieval at the usual paths`), firstId: id };
+  return { fact: notFound(`${tried.join(', ')}: no retrieval at the usual paths`), firstId: id };
 }
 
 /**
@@ -131,13 +154,13 @@ async function limits(target: ProbeTarget): Promise<Facts> {
 }
 
 /** Creates a key, learns its fields and prefix from it, and deletes it again. */
-async function keys(target: ProbeTarget, log: (line: string) => void): Promise<Facts> {
+async function keys(target: ProbeTarget, log: (line: string) => void, links: readonly Link[]): Promise<Facts> {
   const facts: Facts = {};
-  const foundList = await findList(target, ['/api/v1/api_keys']);
+  const foundList = await findList(target, [...listPathsNamed(links, 'key'), '/api/v1/api_keys']);
   const listPath = foundList.list;
   facts['paths.apiKeyList'] = listPath
     ? probed(listPath, `GET ${listPath} answered 200 with a pagination envelope`)
-    : probed(null, `no pagination envelope at ${foundList.tried.join(', ')}`);
+    : notFound(`no pagination envelope at ${foundList.tried.join(', ')}`);
   // Named as the run names its keys, and in the ledger before it exists: `cleanup` finds it.
   const name = runKeyName(target.runId, 'init');
   const run = { runId: target.runId, baseUrl: target.http.baseUrl };
@@ -146,7 +169,7 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
   const created = await probe(target, 'POST', '/api/v1/api_keys', { body: { name } });
   const unknown = (why: string): Facts => ({
     ...facts,
-    keyPrefix: guessed(null, why),
+    keyPrefix: notFound(why),
     'apiKeyFields.id': guessed('id', why),
     'apiKeyFields.secret': guessed('key', why),
     'apiKeyFields.name': guessed('name', why),
@@ -195,12 +218,12 @@ async function keys(target: ProbeTarget, log: (line: string) => void): Promise<F
 
 /** The fixed start shared by the configured key and a new one, up to its last separator. */
 function prefixFact(configured: string, created: string | null): Fact {
-  if (!created) return guessed(null, 'no created key to compare with');
+  if (!created) return notFound('no created key to compare with');
   let common = 0;
   while (common < Math.min(configured.length, created.length) && configured[common] === created[common]) common++;
   const shared = configured.slice(0, common);
   const cut = Math.max(shared.lastIndexOf('_'), shared.lastIndexOf('-'), shared.lastIndexOf('.'));
-  if (cut <= 0) return guessed(null, `the configured key and a new one share no prefix ending in _ - or . (${common} characters in common)`);
+  if (cut <= 0) return notFound(`the configured key and a new one share no prefix ending in _ - or . (${common} characters in common)`);
   return probed(shared.slice(0, cut + 1), 'the start shared by the configured key and a newly created one');
 }
 
@@ -231,7 +254,7 @@ async function deleteKey(
       log(
         `  WARNING: DELETE ${path} answered ${deleted.status}: the key ${id} is in the ledger, for \`conformance cleanup\` with a key path in the profile or --key-path, or delete it by hand`,
       );
-      return probed(null, `DELETE ${path} answered ${deleted.status}`);
+      return notFound(`DELETE ${path} answered ${deleted.status}`);
     }
     if (deleted.status < 200 || deleted.status > 299) {
       tried.push(`DELETE ${path} answered ${deleted.status}`);
@@ -247,18 +270,26 @@ async function deleteKey(
   log(
     `  WARNING: ${tried.join(', ')}: the key ${id} is in the ledger, for \`conformance cleanup\` with a key path in the profile or --key-path, or delete it by hand`,
   );
-  return probed(null, tried.join(', '));
+  return notFound(tried.join(', '));
 }
 
-async function submissions(target: ProbeTarget, workspaceId: string | null): Promise<Facts> {
+async function submissions(
+  target: ProbeTarget,
+  workspaceId: string | null,
+  links: readonly Link[],
+  ids: Record<'workspace' | 'taxonomy', readonly string[]>,
+): Promise<Facts> {
   const facts: Facts = {};
-  const listPath = '/api/v1/submissions';
-  const listed = await probe(target, 'GET', listPath);
-  const total = totalOf(listed);
-  facts['paths.submissionList'] = itemsOf(listed)
-    ? probed(listPath, `GET ${listPath} answered 200 with a pagination envelope`)
-    : probed(null, `GET ${listPath} answered ${listed.status} without a pagination envelope`);
-  facts['submissions.listFilters'] = await filters(target, listPath, total);
+  // Creation is where the document puts it; the list is where the API links to, or the usual place.
+  const listPath = SUBMISSION_CREATION_PATH;
+  const found = await findList(target, [...listPathsNamed(links, 'submission'), listPath]);
+  facts['paths.submissionList'] = found.list
+    ? probed(found.list, `GET ${found.list} answered 200 with a pagination envelope`)
+    : notFound(`no pagination envelope at ${found.tried.join(', ')}`);
+  for (const facet of ['workspace', 'taxonomy'] as const)
+    facts[`submissions.listFilters.${facet}`] = found.list
+      ? await filterName(target, found.list, facet, [...filtersNamed(links, found.list, ids[facet]), ...USUAL_FILTERS[facet]], ids[facet])
+      : notFound('no submission list to filter');
   // Refused requests only: a body without fields, then wrong-typed fields, never a valid submission.
   const bare = await probe(target, 'POST', listPath, { body: {} });
   const bareError = errorOf(bare);
@@ -268,33 +299,43 @@ async function submissions(target: ProbeTarget, workspaceId: string | null): Pro
     : guessed('workspace_id', `POST ${listPath} without a query answered ${bare.status} naming no query parameter`);
   facts['submissions.workspaceQueryParamRequired'] = queryParam
     ? probed(true, `POST ${listPath} without "${queryParam}" answered 400`)
-    : guessed(null, 'not seen: whether the query parameter may be left out');
+    : notFound('not seen: whether the query parameter may be left out');
   facts['submissions.requiredBodyFields'] = await requiredFields(target, listPath, queryParam ?? 'workspace_id', workspaceId);
   facts['submissions.workspaceId'] = guessed(null, 'null: every submission of the run goes to the first item of the workspaces list');
   facts['submissions.taxonomyId'] = guessed(null, 'null: the run takes the first item of the taxonomies list');
   facts['submissions.sampleRow'] = guessed(null, 'null: the run sends {} as row data; declare a row the deployment accepts if it validates data');
-  facts['submissions.acceptsAnyData'] = guessed(null, 'only a created submission would tell: set true if any JSON object is accepted as row data (SUB-5)');
+  facts['submissions.acceptsAnyData'] = notFound('only a created submission would tell: true if any JSON object is accepted as row data (SUB-5)');
   return facts;
 }
 
-async function filters(target: ProbeTarget, listPath: string, total: number | null): Promise<Fact> {
-  const usual = { workspace: 'workspace_id', taxonomy: 'taxonomy_id' };
-  if (!total) return guessed(usual, `the submission list is empty (total ${total}): a filter cannot be told from an ignored parameter`);
-  const found: Record<string, string | null> = { workspace: null, taxonomy: null };
-  for (const [facet, param] of Object.entries(usual)) {
-    const filtered = totalOf(await probe(target, 'GET', listPath, { query: { [param]: `no-such-${facet}-${randomBytes(3).toString('hex')}` } }));
-    if (filtered === 0) found[facet] = param;
+/** Filter names a submission list usually takes, after those the API's links name. */
+const USUAL_FILTERS: Record<'workspace' | 'taxonomy', readonly string[]> = {
+  workspace: ['workspace_id', 'workspaceId', 'workspace'],
+  taxonomy: ['taxonomy_id', 'taxonomyId', 'taxonomy'],
+};
+
+/**
+ * The name of a submission list's filter, kept only when it narrows a list that holds items: an
+ * unknown id, or one of the account's own, gives fewer items than the unfiltered list. A name the
+ * target ignores gives the same list, one it refuses no list: neither is kept.
+ */
+async function filterName(
+  target: ProbeTarget,
+  listPath: string,
+  facet: 'workspace' | 'taxonomy',
+  names: readonly string[],
+  ids: readonly string[],
+): Promise<Fact> {
+  const total = totalOf(await probe(target, 'GET', listPath, { query: { limit: '1' } }));
+  if (!total) return notFound(`${listPath} holds no item (total_count ${total}): a filter cannot be told from an ignored parameter`);
+  const values = [`no-such-${facet}-${randomBytes(3).toString('hex')}`, ...ids.slice(0, 3)];
+  for (const name of [...new Set(names)]) {
+    for (const value of values) {
+      const filtered = totalOf(await probe(target, 'GET', listPath, { query: { [name]: value, limit: '1' } }));
+      if (filtered !== null && filtered < total) return probed(name, `${listPath}?${name}=${value} gave ${filtered} of ${total} items`);
+    }
   }
-  const all = found.workspace !== null && found.taxonomy !== null;
-  return all
-    ? probed(found, `${listPath} filtered to 0 of ${total} by an unknown id in each parameter`)
-    : guessed(
-        usual,
-        `${listPath} did not filter by ${Object.entries(found)
-          .filter(([, v]) => v === null)
-          .map(([k]) => usual[k as keyof typeof usual])
-          .join(', ')}`,
-      );
+  return notFound(`none of ${[...new Set(names)].join(', ')} narrowed ${listPath} (${total} items)`);
 }
 
 /** Fields a submission body may require, beyond those the document names: asked for at most this many times. */
@@ -344,7 +385,7 @@ async function forbidden(target: ProbeTarget): Promise<Fact> {
     if (answer.status === 403 && errorOf(answer)?.type === 'authorization_error')
       return probed({ method: 'GET', path }, `GET ${path} answered 403 authorization_error`);
   }
-  return guessed(null, `none of ${FORBIDDEN_CANDIDATES.join(', ')} answered 403: declare a request the key may not make`);
+  return notFound(`none of ${FORBIDDEN_CANDIDATES.join(', ')} answered 403 authorization_error: a request the key may not make`);
 }
 
 /** Puts the facts in the shape of a profile (schemas/profile.schema.json). */

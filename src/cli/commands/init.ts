@@ -8,7 +8,7 @@ import { ownPacing } from '../../pacing/own-pacing.js';
 import { DOCUMENT_LIMITS } from '../../profile/profile.js';
 import { newRunId } from '../../run/run-id.js';
 import { ConformanceError } from '../../errors.js';
-import { probeFacts, profileOf, type Facts } from '../../init/probe-profile.js';
+import { probeFacts, profileOf, type Facts, type How } from '../../init/probe-profile.js';
 import { schemaErrors } from '../../schemas.js';
 import type { Command } from '../command.js';
 
@@ -26,7 +26,8 @@ const FLAGS = {
  * `conformance init --base-url URL [--out FILE] [--name NAME] [--force] [--report-dir DIR]`: probes the target for
  * the facts the document leaves open and writes a profile draft. The profile schema admits no
  * member of our own, so how each fact was learnt goes in a sibling file, `<out>.facts.json`
- * ("probed": the target answered so; "guessed": the usual value, unseen), and on the terminal.
+ * ("found": the target answered so; "guessed": the usual value, unseen; "not found": null in the
+ * draft, to be declared), and on the terminal.
  * The key it creates to learn the key facts is in the ledger of the report folder like a run's,
  * so that `cleanup` deletes it if init could not.
  */
@@ -68,14 +69,20 @@ export const initCommand: Command = async (args, io) => {
   writeFileSync(out, `${JSON.stringify(profile, null, 2)}\n`);
   writeFileSync(factsFile, `${JSON.stringify({ profile: out, target: settings.baseUrl, probedAt: new Date().toISOString(), facts }, null, 2)}\n`);
   for (const line of factLines(facts)) io.out(line);
-  const counts = Object.values(facts).reduce((n, f) => ({ ...n, [f.how]: n[f.how] + 1 }), { probed: 0, guessed: 0 });
-  io.out(`profile draft: ${out} (${counts.probed} facts probed, ${counts.guessed} guessed: check the guessed ones)`);
+  const counts: Record<How, number> = { found: 0, guessed: 0, 'not found': 0 };
+  for (const fact of Object.values(facts)) counts[fact.how]++;
+  io.out(
+    `profile draft: ${out} (${counts.found} facts found, ${counts.guessed} guessed, ${counts['not found']} not found: check the guessed ones, declare those not found)`,
+  );
   io.out(`how each fact was learnt: ${factsFile}`);
   return 0;
 };
 
+/** A fact a line: `found     paths.workspace = "/api/v1/workspaces/{id}"  (why)`; one not found has no value to show. */
 function factLines(facts: Facts): string[] {
-  return Object.entries(facts).map(([place, fact]) => `  ${fact.how.padEnd(8)} ${place} = ${JSON.stringify(fact.value)}  (${fact.why})`);
+  return Object.entries(facts).map(([place, fact]) =>
+    fact.how === 'not found' ? `  not found ${place}: ${fact.why}` : `  ${fact.how.padEnd(9)} ${place} = ${JSON.stringify(fact.value)}  (${fact.why})`,
+  );
 }
 
 /** Whether anything answers at the base URL: a refused connection is a setting error (exit 2). */
