@@ -13,6 +13,7 @@ import {
   PROBE_PATH,
   idsOf,
   spread,
+  profileFact,
 } from '../src/kit.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
 
@@ -340,9 +341,19 @@ check(
   async (t) => {
     const prefix = t.profile.keyPrefix!;
     await t.keys.using('prefix', async (key) => {
-      t.ensure(key.secret.startsWith(prefix), () => `a created key does not start with the prefix "${prefix}"`, key.response);
+      // A key that does not start with the declared prefix is explained by a wrong declaration as well: the fact is named.
+      t.ensure(
+        key.secret.startsWith(prefix),
+        () => `a created key does not start with the prefix "${prefix}" (${profileFact(t.profile, 'keyPrefix')}: is it right?)`,
+        key.response,
+      );
       const others = (await t.secrets.revealed()).filter((s) => !s.startsWith(prefix));
-      t.ensure(others.length === 0, () => `${others.length} key(s) revealed earlier in the run do not start with the prefix "${prefix}"`, key.response);
+      t.ensure(
+        others.length === 0,
+        () =>
+          `${others.length} key(s) revealed earlier in the run do not start with the prefix "${prefix}" (${profileFact(t.profile, 'keyPrefix')}: is it right?)`,
+        key.response,
+      );
     });
   },
   { key: 'key-prefix', states: ['fresh'], writes: true },

@@ -1,4 +1,15 @@
-import { check, sleep, type CheckContext, type HttpResponse, errorOf, hasValueAnywhere, KEY_CREATION_PATH, PROBE_PATH, type CreatedKey } from '../src/kit.js';
+import {
+  check,
+  sleep,
+  type CheckContext,
+  type HttpResponse,
+  errorOf,
+  hasValueAnywhere,
+  KEY_CREATION_PATH,
+  PROBE_PATH,
+  type CreatedKey,
+  profileFact,
+} from '../src/kit.js';
 
 // KEY: the API key lifecycle (API document, Other resources; Details and open points; Authentication).
 // Every key a check creates is deleted by the check, and by the run's cleanup when the check
@@ -65,13 +76,20 @@ check(
       t.ensure(listed !== null, () => `the key list does not show the key named ${key.name}`, ...pages.map((p) => p.res));
       const { name, lastUsedAt } = t.profile.apiKeyFields;
       const { item, res } = listed!;
-      t.ensure(item[name!] === key.name, () => `the listed key's "${name}" is ${JSON.stringify(item[name!])}, expected ${JSON.stringify(key.name)}`, res);
+      // A wrong member name explains a missing name or time as well as the target: the facts are named.
+      t.ensure(
+        item[name!] === key.name,
+        () =>
+          `the listed key's "${name}" is ${JSON.stringify(item[name!])}, expected ${JSON.stringify(key.name)}${name! in item ? '' : ` (${profileFact(t.profile, 'apiKeyFields.name')}: is the name right?)`}`,
+        res,
+      );
       // A list that leaves null members out shows no member until the time is written, which may
       // be late (KEY-7): only a member still missing when the use must show is a missing time.
       const shown = lastUsedAt! in item ? { value: item[lastUsedAt!], res } : await lastUseUntil(t, key, (value) => value !== undefined);
       t.ensure(
         shown.value !== undefined,
-        () => `the listed key has no "${lastUsedAt}" member (its last-use time), ${LAST_USE_SETTLE_MS / 1000} s after its use`,
+        () =>
+          `the listed key has no "${lastUsedAt}" member (its last-use time), ${LAST_USE_SETTLE_MS / 1000} s after its use (${profileFact(t.profile, 'apiKeyFields.lastUsedAt')}: is the name right?)`,
         shown.res,
       );
       t.ensure(isTimeOrNull(shown.value), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(shown.value)}, not a time`, shown.res);

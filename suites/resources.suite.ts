@@ -1,4 +1,15 @@
-import { check, type CheckContext, type CheckOptions, type SchemaName, type CollectionName, idsOf, spread, fillPath, type Envelope } from '../src/kit.js';
+import {
+  check,
+  type CheckContext,
+  type CheckOptions,
+  type SchemaName,
+  type CollectionName,
+  idsOf,
+  spread,
+  fillPath,
+  type Envelope,
+  profileFact,
+} from '../src/kit.js';
 import { chooseByValueClasses, describeDifference, memberDifferences } from './support/members.js';
 import { retrievedResource } from './support/retrieval.js';
 
@@ -45,12 +56,28 @@ for (const { clause, collection, schema, what, values } of SHAPED) {
       if (page.items.length === 0) t.skip(`${list} is empty: no ${what} to retrieve`);
       for (const id of spread(idsOf(page.items), Math.min(3, t.lists.retrievalBudget()))) {
         const res = await t.http.get(fillPath(item!, id));
-        t.ensure(res.status === 200, () => `retrieving ${what} ${id} answered ${res.status}`, res);
+        t.ensure(res.status === 200, () => `retrieving ${what} ${id} answered ${res.status}${pathHint(t, collection, res.status)}`, res);
         t.lists.ensureItems([retrievedResource(t.json(res), id)], schema, `retrieved ${what}`, res);
       }
     },
     { key: 'retrieved', values },
   );
+}
+
+/** Where the profile declares each collection's retrieval path. */
+const ITEM_FACT: Partial<Record<CollectionName, string>> = {
+  workspaces: 'paths.workspace',
+  governanceModels: 'paths.governanceModel',
+  records: 'paths.record',
+  taxonomies: 'paths.taxonomy',
+  fields: 'paths.field',
+  picklists: 'paths.picklist',
+};
+
+/** A listed item not found at the declared path is explained by a wrong path as well as by the target: the fact is named. */
+function pathHint(t: CheckContext, collection: CollectionName, status: number): string {
+  const fact = ITEM_FACT[collection];
+  return fact && (status === 404 || status === 405) ? ` (${profileFact(t.profile, fact)}: is the path right?)` : '';
 }
 
 /** Retrieves a spread of listed items; returns each list item beside its retrieval. */
@@ -68,7 +95,7 @@ async function retrieveListed(
     const id = listed.id;
     t.ensure(typeof id === 'string', `a listed ${what} has no string id`);
     const res = await t.http.get(fillPath(item!, id as string));
-    t.ensure(res.status === 200, () => `${what} ${String(id)} is listed but retrieving it answered ${res.status}`, res);
+    t.ensure(res.status === 200, () => `${what} ${String(id)} is listed but retrieving it answered ${res.status}${pathHint(t, collection, res.status)}`, res);
     out.push({ listed, fetched: t.json(res), res });
   }
   return out;
@@ -107,7 +134,7 @@ for (const { collection, what } of TAXONOMY_PARTS) {
       if (page.items.length === 0) t.skip(`${list} is empty: no ${what} to retrieve`);
       for (const id of spread(idsOf(page.items), t.lists.retrievalBudget())) {
         const res = await t.http.get(fillPath(item!, id));
-        t.ensure(res.status === 200, () => `${what} ${id} is listed but retrieving it answered ${res.status}`, res);
+        t.ensure(res.status === 200, () => `${what} ${id} is listed but retrieving it answered ${res.status}${pathHint(t, collection, res.status)}`, res);
         t.json(res);
       }
     },

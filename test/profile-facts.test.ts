@@ -17,3 +17,14 @@ test("wrong submission filter names on a target that ignores unknown parameters:
     /^profile fact submissions\.listFilters\.workspace = workspace: every value gave the same \d+ items as the unfiltered list \(.*\); is the name right\?/,
   );
 });
+
+test('a failure a wrong profile fact would explain names the fact: a retrieval path, the key prefix', async () => {
+  const run = await runAgainstReference({}, ['--only', 'RES-4,AUTH-5'], (served) => ({
+    ...served,
+    keyPrefix: 'xk_',
+    paths: { ...served.paths, record: '/api/v1/record/{id}' },
+  }));
+  const reason = (id: string) => run.report.clauses.find((c) => c.id === id)?.reason ?? '';
+  expect(reason('RES-4')).toMatch(/answered 404 \(profile fact paths\.record = \/api\/v1\/record\/\{id\}: is the path right\?\)$/);
+  expect(reason('AUTH-5')).toMatch(/\(profile fact keyPrefix = xk_: is it right\?\)$/);
+});
