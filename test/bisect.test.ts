@@ -112,3 +112,18 @@ test('where the cap leaves no room for the halves of a batch refused for a plan 
   expect(unjudged.reduce((sum, [, count]) => sum + count, 0)).toBe(6);
   expect(unjudged.every(([, , why]) => why === 'cap')).toBe(true);
 });
+
+test('past a plan limit the cases are packed in chunks as large as the plan takes, so that the cap carries as many as it can', async () => {
+  const accepted: number[] = [];
+  const send = async (batch: readonly number[]): Promise<BatchAnswer<string>> => {
+    if (batch.length > 36) return { outcome: 'limit' };
+    accepted.push(batch.length);
+    return { outcome: 'pass' };
+  };
+  expect(await bisectBatches([range(100), range(100).map((n) => n + 100)], send)).toBeNull();
+  expect(accepted.reduce((sum, n) => sum + n, 0)).toBe(200);
+  // Halving would carry 25 a submission (8 of them); the search settles near 36 within the first
+  // batch, and the second is packed at once without being sent whole.
+  expect(accepted.length, JSON.stringify(accepted)).toBeLessThanOrEqual(7);
+  expect(Math.max(...accepted)).toBe(36);
+});
