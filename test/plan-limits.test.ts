@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { ReferenceApp } from '../reference/server.js';
 import { sendError } from '../reference/errors.js';
 import type { ConformanceDocument } from '../src/report/document.js';
+import { schemaErrors } from '../src/schemas.js';
 import { documentOnly, runAgainstReference } from './support/cli.js';
 
 /** A deployment whose plan accepts at most `rows` rows a submission: 422 plan_limit_exceeded past it. */
@@ -57,6 +58,18 @@ describe('a plan limit the document leaves open is learnt, not judged', () => {
     expect(run.stdout).toMatch(/learnt: the deployment accepts/);
     expect(readFileSync(join(run.reportDir, 'summary.md'), 'utf8')).toMatch(/Learnt from the deployment/);
     expect(run.report.resources.created.filter((e) => e.kind === 'submission').length).toBeLessThanOrEqual(10);
+    // The check's own record says it too, in the report's published shape.
+    const generated = run.report.clauses.flatMap((c) => c.checks).find((c) => c.key === 'generated-rows')!;
+    expect(generated.planLimits?.some((l) => learnt.test(l))).toBe(true);
+    expect(generated.rowsJudged?.judged).toBeLessThan(generated.rowsJudged!.of);
+    expect(schemaErrors('conformance-report', run.report)).toEqual([]);
+  });
+
+  test('where the cap leaves room, every generated row is judged past the limit, and only the limit is said', async () => {
+    const run = await runAgainstReference({ modify: rowLimit(30) }, ['--only', 'SUB-5', '--seed', '1', '--max-submissions', '20']);
+    expect(findings(run.report)).toEqual([]);
+    expect(run.report.learnt?.some((l) => LIMITS[0][2].test(l))).toBe(true);
+    expect(run.report.learnt?.filter((l) => / rows judged: /.test(l))).toEqual([]);
   });
 
   test.each(LIMITS)('%s, under the document-only profile: conformant, no warning', async (_what, modify) => {
