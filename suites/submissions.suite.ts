@@ -26,7 +26,15 @@ check(
   async (t) => {
     const valid = validSubmission(t);
     const res = (await createSubmission(t, valid.body, valid.query)) ?? t.submissions.noRoom();
-    t.ensure(res.status === 201, () => `POST /api/v1/submissions with a well-formed body answered ${res.status}, expected 201: ${snippet(res.text)}`, res);
+    // A refusal of the body is explained by a wrong query parameter name or sample row as well as by the target: the facts are named.
+    const facts = [400, 404, 422].includes(res.status)
+      ? ` (${profileFact(t.profile, 'submissions.workspaceQueryParam')}, ${profileFact(t.profile, 'submissions.sampleRow')}: are they right?)`
+      : '';
+    t.ensure(
+      res.status === 201,
+      () => `POST /api/v1/submissions with a well-formed body answered ${res.status}, expected 201${facts}: ${snippet(res.text)}`,
+      res,
+    );
   },
   { key: 'well-formed', writes: true, createsSubmissions: true },
 );

@@ -28,3 +28,15 @@ test('a failure a wrong profile fact would explain names the fact: a retrieval p
   expect(reason('RES-4')).toMatch(/answered 404 \(profile fact paths\.record = \/api\/v1\/record\/\{id\}: is the path right\?\)$/);
   expect(reason('AUTH-5')).toMatch(/\(profile fact keyPrefix = xk_: is it right\?\)$/);
 });
+
+test('a well-formed submission refused under a wrong query parameter name names the profile fact (SUB-1)', async () => {
+  const run = await runAgainstReference({}, ['--only', 'SUB-1'], (served) => ({
+    ...served,
+    submissions: { ...served.submissions, workspaceQueryParam: 'workspace' },
+  }));
+  const sub1 = run.report.clauses.find((c) => c.id === 'SUB-1')!;
+  expect(sub1.status).toBe('fail');
+  expect(sub1.reason).toMatch(
+    /answered 400, expected 201 \(profile fact submissions\.workspaceQueryParam = workspace, profile fact submissions\.sampleRow = null: are they right\?\)/,
+  );
+});
