@@ -8,7 +8,7 @@ import { isEnvelope, pathOf, rewriteJson } from './support.js';
 export default defineMutant({
   description: 'says has_more of a filtered submission list page as if the list were unfiltered',
   breaks: { 'PAG-6': 'fail' },
-  collateral: ['PAG-7', 'PAG-8', 'SUB-4'],
+  collateral: ['SUB-4'],
   modify: (reference) => {
     const { submissionList: list } = reference.state.profile.paths;
     const filters = reference.state.profile.submissions.listFilters;
