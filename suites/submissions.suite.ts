@@ -198,7 +198,7 @@ interface Dimension {
 
 check(
   'SUB-4',
-  'listing submissions filtered by workspace or taxonomy narrows the list, and total_count counts the matches',
+  'listing submissions filtered by workspace, by taxonomy or by both together narrows the list, and total_count counts the matches',
   async (t) => {
     const listPath = t.profile.paths.submissionList!;
     const filters = t.profile.submissions.listFilters!;
