@@ -46,6 +46,10 @@ export const ALTERNATE_PROFILE_SAMPLE: readonly MutantName[] = [
   'revoked-key-grace',
   'other-account-record-visible',
   'rate-reset-milliseconds',
+  'last-used-on-reads-only',
+  'revoked-key-on-retrievals',
+  'submission-filters-not-combined',
+  'filtered-has-more-unfiltered',
 ];
 
 /** Clauses no mutant can break observably, each with the reason (docs/coverage.md shows them). */

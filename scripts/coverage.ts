@@ -5,7 +5,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CLAUSES_WITHOUT_MUTANT, KNOWN_SURVIVORS, MUTANTS, type MutantName } from '../mutants/index.js';
 import { referenceProfile } from '../reference/server.js';
 import { CLAUSE_IDS, CLAUSES, FAMILIES, familyOf, type ClauseId } from '../src/clauses/catalogue.js';
-import { CLAUSE_SCOPE, EVERY_ENDPOINT, VOCABULARY, type BodyClass, type Dimension } from '../src/clauses/dimensions.js';
+import {
+  CLAUSE_SCOPE,
+  DECLARED,
+  EVERY_ENDPOINT,
+  GAP_CAUSES,
+  NOT_REACHED,
+  statusClass,
+  VOCABULARY,
+  type BodyClass,
+  type Dimension,
+  type NotReached,
+} from '../src/clauses/dimensions.js';
 import type { CheckRecord } from '../src/check/outcome.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
@@ -50,6 +61,8 @@ export interface TappedExchange {
   readonly method: string;
   readonly path: string;
   readonly credential: string;
+  /** The response's status; 0 where none came. */
+  readonly status?: number;
   /** The classes of its request body, where it had a body or a Content-Type. */
   readonly bodies?: readonly BodyClass[];
 }
@@ -120,6 +133,8 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
       spans.endpoints.add(endpointOf(row.path));
       spans.methods.add(row.method);
       spans.credentials.add(row.credential);
+      const status = statusClass(row.status ?? 0);
+      if (status !== null) spans.statuses.add(status);
       for (const body of row.bodies ?? []) {
         // The tap's words and the vocabulary's must agree, or the column would say what no scope can name.
         if (!(VOCABULARY.bodies as readonly string[]).includes(body))
@@ -139,8 +154,7 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
   const base = new Map(
     checks.map((c) => {
       const spans = own(c);
-      c.dimensions?.states?.forEach((v) => spans.states.add(v));
-      c.dimensions?.values?.forEach((v) => spans.values.add(v));
+      for (const d of DECLARED) c.dimensions?.[d as 'states' | 'values' | 'filters']?.forEach((v) => spans[d].add(v));
       return [checkId(c), spans] as const;
     }),
   );
@@ -175,13 +189,27 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
     const parts = [own.size > 0 ? list(d, own, new Set()) : '–', ...(more.size > 0 ? [`judged: ${list(d, more, own)}`] : [])];
     return parts.join('<br>');
   };
-  const gapsOf = (id: ClauseId): string[] => {
+  const visited = (id: ClauseId, d: Dimension, v: string) => {
     const spans = byClause.get(id);
-    const visited = (d: Dimension, v: string) => spans !== undefined && (spans.own[d].has(v) || spans.judged[d].has(v));
-    return DIMENSIONS.flatMap((d) => (CLAUSE_SCOPE[id]?.[d] ?? []).filter((v) => !visited(d, v)));
+    return spans !== undefined && (spans.own[d].has(v) || spans.judged[d].has(v));
   };
+  // Every gap carries its reason (NOT_REACHED), and a reason stands only for a gap.
+  const problems: string[] = [];
+  for (const id of CLAUSE_IDS) {
+    for (const d of DIMENSIONS) {
+      const scope: readonly string[] = CLAUSE_SCOPE[id]?.[d] ?? [];
+      for (const v of scope)
+        if (!visited(id, d, v) && !NOT_REACHED[id]?.[d]?.[v]) problems.push(`${id} ${d} "${v}": no check reaches it and NOT_REACHED gives no reason`);
+      for (const v of Object.keys(NOT_REACHED[id]?.[d] ?? {})) {
+        if (!scope.includes(v)) problems.push(`${id} ${d} "${v}": NOT_REACHED gives a reason for a value CLAUSE_SCOPE does not name`);
+        else if (visited(id, d, v)) problems.push(`${id} ${d} "${v}": NOT_REACHED gives a reason, but a check reaches it (stale)`);
+      }
+    }
+  }
+  if (problems.length > 0) throw new Error(`the dimension table has gaps without a reason (src/clauses/dimensions.ts):\n${problems.join('\n')}`);
+  const gapsOf = (id: ClauseId): { d: Dimension; v: string; reason: NotReached }[] =>
+    DIMENSIONS.flatMap((d) => (CLAUSE_SCOPE[id]?.[d] ?? []).filter((v) => !visited(id, d, v)).map((v) => ({ d, v, reason: NOT_REACHED[id]![d]![v]! })));
 
-  let total = 0;
   const rows = FAMILIES.map((family) => {
     const ids = CLAUSE_IDS.filter((id) => familyOf(id) === family);
     const own = emptySpans();
@@ -190,29 +218,55 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
       addAll(own, byClause.get(id)?.own ?? emptySpans());
       addAll(judged, byClause.get(id)?.judged ?? emptySpans());
     }
-    const gaps = ids.flatMap((id) => {
-      const missing = gapsOf(id);
-      total += missing.length;
-      return missing.length === 0 ? [] : [`${id}: ${missing.join(', ')}`];
-    });
-    return `| ${family} | ${DIMENSIONS.map((d) => cell(d, own[d], judged[d])).join(' | ')} | ${gaps.length === 0 ? 'none' : gaps.join('<br>')} |`;
+    return `| ${family} | ${DIMENSIONS.map((d) => cell(d, own[d], judged[d])).join(' | ')} |`;
   });
+
+  // Clause × dimension: of what each clause's sentence reaches, what a check visits, and what none does, with why.
+  const scoped = CLAUSE_IDS.filter((id) => CLAUSE_SCOPE[id] !== undefined);
+  const columns = DIMENSIONS.filter((d) => scoped.some((id) => CLAUSE_SCOPE[id]![d] !== undefined));
+  let gaps = 0;
+  const clauseRows = scoped.map((id) => {
+    const missing = gapsOf(id);
+    gaps += missing.length;
+    const cells = columns.map((d) => {
+      const scope = CLAUSE_SCOPE[id]![d];
+      if (scope === undefined) return '';
+      const reached = scope.filter((v) => visited(id, d, v));
+      const everyEndpoint = d === 'endpoints' && EVERY_ENDPOINT.every((e) => reached.includes(e));
+      const shown = everyEndpoint ? ['every endpoint', ...reached.filter((v) => !(EVERY_ENDPOINT as readonly string[]).includes(v))] : reached;
+      const not = missing.filter((g) => g.d === d).map((g) => `not reached: ${g.v} (${GAP_CAUSES[g.reason.cause]})`);
+      return [...(shown.length > 0 ? [`reached: ${shown.join(', ')}`] : []), ...not].join('<br>');
+    });
+    return `| ${id} | ${cells.join(' | ')} |`;
+  });
+  const reasons = scoped.flatMap((id) => gapsOf(id).map((g) => `- ${id}, ${g.d} "${g.v}": ${GAP_CAUSES[g.reason.cause]}: ${g.reason.why}.`));
   return [
     '## Dimensions',
     '',
-    'What the checks of each family span, from the same run. Endpoints, methods, credentials and request',
-    'bodies (their Content-Type, whether a JSON object, whether over 100 KiB) come from the exchanges each',
-    'check made; resource states and value classes from what each check declares in its options (`states`,',
-    '`values`). After "judged:", what a family\'s checks only judge in exchanges others made (`judges`; the',
-    'run-wide checks judge every exchange of the run). `src/clauses/dimensions.ts` says what',
-    "each clause's sentence covers: a value it covers that no check of the clause visits or judges is a gap.",
+    'What the checks of each family span, from the same run. Endpoints, methods, credentials, request',
+    'bodies (their Content-Type, whether a JSON object, whether over 100 KiB) and response statuses (2xx, 4xx,',
+    '429) come from the exchanges each check made; resource states, value classes and filter combinations',
+    'from what each check declares in its options (`states`, `values`, `filters`). After "judged:", what a',
+    "family's checks only judge in exchanges others made (`judges`; the run-wide checks judge every exchange of the run).",
     '',
-    `${total} gap(s).`,
-    '',
-    `| family | ${DIMENSIONS.join(' | ')} | gaps |`,
-    `|${'---|'.repeat(DIMENSIONS.length + 2)}`,
+    `| family | ${DIMENSIONS.join(' | ')} |`,
+    `|${'---|'.repeat(DIMENSIONS.length + 1)}`,
     ...rows,
     '',
+    '## Clauses × dimensions',
+    '',
+    'For each clause whose sentence reaches a dimension (`CLAUSE_SCOPE` in `src/clauses/dimensions.ts`: "every',
+    'endpoint", "unknown or revoked", "filtered by workspace and by taxonomy"...), the values a check of the',
+    'clause visits or judges ("reached"), and those none does ("not reached", with its cause). A gap without',
+    'a reason (`NOT_REACHED`) stops `npm run coverage`, and so does a reason for a value a check reaches.',
+    '',
+    `${gaps} value(s) not reached, each with its reason below.`,
+    '',
+    `| clause | ${columns.join(' | ')} |`,
+    `|${'---|'.repeat(columns.length + 1)}`,
+    ...clauseRows,
+    '',
+    ...(reasons.length > 0 ? ['### Not reached: why', '', ...reasons, ''] : []),
   ];
 }
 

@@ -44,6 +44,8 @@ for (const [name, label] of Object.entries(WRITTEN) as [CollectionName, string][
       ...(clause === 'PAG-7' ? { judges: ['PAG-6'] as const } : {}),
       states: name === 'apiKeys' ? ['deleted', 'after writes'] : ['after writes'],
       values: ['boundary'],
+      // The submission list walked whole: no filter (the filtered lists are judged below).
+      ...(name === 'submissions' ? { filters: ['none'] as const } : {}),
       applies: applies(name),
     });
   }
@@ -77,6 +79,51 @@ check(
   {
     key: 'filtered-totals-after-writes',
     states: ['after writes'],
+    filters: ['each alone'],
     applies: (run) => (run.readOnly ? "read-only: the run created no submission, SUB-4's own check judges the filters" : true),
+  },
+);
+
+check(
+  'PAG-6',
+  'submissions filtered by the workspace and by the taxonomy the run submitted to: at limit 1, has_more is true on the first page and false on the last that total_count gives',
+  async (t) => {
+    const listPath = t.profile.paths.submissionList!;
+    const filters = t.profile.submissions.listFilters!;
+    const filtered = [
+      { filter: filters.workspace, id: workspaceIds(t)[0] },
+      { filter: filters.taxonomy, id: taxonomyIds(t)[0] },
+    ].filter((f): f is { filter: string; id: string } => typeof f.filter === 'string' && f.id !== undefined);
+    if (filtered.length === 0) t.skip('the target lists no workspace and no taxonomy to filter by');
+    let judged = 0;
+    // Two pages of one item each, whatever the list's size: the first, and the last total_count gives.
+    for (const { filter, id } of filtered) {
+      const label = `${listPath}?${filter}=${id}&limit=1`;
+      const first = await t.lists.fetchPage(listPath, { [filter]: id, limit: 1 });
+      const total = first.page.total_count;
+      if (total === 0) continue;
+      judged++;
+      if (total > 1) t.ensure(first.page.has_more === true, () => `${label} says has_more false on page 1 of ${total}`, first.res);
+      const last = total === 1 ? first : await t.lists.fetchPage(listPath, { [filter]: id, limit: 1, page: total });
+      // A submission made meanwhile (another run) moves the last page: nothing to judge then.
+      if (last.page.total_count !== total) continue;
+      t.ensure(
+        last.page.has_more === false,
+        () => `${label}&page=${total}, the last page of total_count ${total}, says has_more true: has_more does not follow the filtered count`,
+        first.res,
+        last.res,
+      );
+    }
+    if (judged === 0) t.skip('each filtered list is empty');
+  },
+  {
+    key: 'filtered-has-more-after-writes',
+    states: ['after writes'],
+    values: ['boundary'],
+    filters: ['each alone'],
+    applies: (run) => {
+      if (run.readOnly) return 'read-only: the run created no submission, the filtered lists are as they were';
+      return run.profile.paths.submissionList && run.profile.submissions.listFilters ? true : 'not declared: the submission list path and its filter names';
+    },
   },
 );

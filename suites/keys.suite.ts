@@ -5,9 +5,12 @@ import {
   type HttpResponse,
   errorOf,
   hasValueAnywhere,
+  collections,
+  fillPath,
   KEY_CREATION_PATH,
   PROBE_PATH,
   type CreatedKey,
+  type UsableKey,
   profileFact,
 } from '../src/kit.js';
 
@@ -61,11 +64,32 @@ check(
   { key: 'first-request', states: ['fresh'], ...WRITES },
 );
 
+/**
+ * A name one past a common storage bound (VARCHAR(255)): a target stores it whole, or refuses it at
+ * creation (a cap on its length is the target's choice: 400 or 422); never cuts it short.
+ */
+const LONG_NAME = 256;
+
+/** A key name for a message: a long one by its start and length. */
+function nameOf(name: unknown): string {
+  return typeof name === 'string' && name.length > 60 ? `${JSON.stringify(`${name.slice(0, 40)}…`)} (${name.length} characters)` : JSON.stringify(name);
+}
+
 check(
   'KEY-3',
-  "the key list shows a key's name and last-use time and no part of any secret",
+  "the key list shows a key's name and last-use time and no part of any secret, a name of 256 characters whole",
   async (t) => {
-    await t.keys.using('listed', async (key) => {
+    const long = await t.keys.post('listed', { nameLength: LONG_NAME });
+    const adopted = await t.keys.adopt(long.res, long.name);
+    // A cap on the name's length is conformant: the check goes on with a name of the usual length.
+    const capped = adopted === null && (long.res.status === 400 || long.res.status === 422);
+    if (adopted === null && !capped) t.skip(`creating a key answered ${long.res.status}: KEY-1 judges creation`);
+    if (adopted !== null && !adopted.firstUse.accepted) {
+      await t.keys.discard(adopted);
+      t.skip(`the new key never authenticated (last answer ${adopted.firstUse.last?.status ?? 'none'}): KEY-1 judges that`);
+    }
+    const key = capped ? await t.keys.forCheck('listed') : (adopted as UsableKey);
+    try {
       const pages = await t.keys.list();
       const secrets = await t.secrets.known();
       // The body is what the list shows; headers are every response's business (KEY-4).
@@ -73,14 +97,18 @@ check(
         t.ensure(!secrets.leaks(res.text), 'the key list contains 8 or more consecutive characters of a key secret', res);
       }
       const listed = t.keys.findListed(pages, key);
-      t.ensure(listed !== null, () => `the key list does not show the key named ${key.name}`, ...pages.map((p) => p.res));
+      t.ensure(listed !== null, () => `the key list does not show the key named ${nameOf(key.name)}`, ...pages.map((p) => p.res));
       const { name, lastUsedAt } = t.profile.apiKeyFields;
       const { item, res } = listed!;
-      // A wrong member name explains a missing name or time as well as the target: the facts are named.
+      const shownName = item[name!];
+      // A wrong member name explains a missing name as well as the target: the fact is named.
       t.ensure(
-        item[name!] === key.name,
+        shownName === key.name,
         () =>
-          `the listed key's "${name}" is ${JSON.stringify(item[name!])}, expected ${JSON.stringify(key.name)}${name! in item ? '' : ` (${profileFact(t.profile, 'apiKeyFields.name')}: is the name right?)`}`,
+          typeof shownName === 'string' && shownName.length < key.name.length && key.name.startsWith(shownName)
+            ? `the listed key's "${name}" is the first ${shownName.length} of the ${key.name.length} characters it was created with: the name was cut short (a target may refuse a long name at creation, not shorten it)`
+            : `the listed key's "${name}" is ${nameOf(shownName)}, expected ${nameOf(key.name)}${name! in item ? '' : ` (${profileFact(t.profile, 'apiKeyFields.name')}: is the name right?)`}`,
+        key.response,
         res,
       );
       // A list that leaves null members out shows no member until the time is written, which may
@@ -93,9 +121,44 @@ check(
         shown.res,
       );
       t.ensure(isTimeOrNull(shown.value), () => `the listed key's "${lastUsedAt}" is ${JSON.stringify(shown.value)}, not a time`, shown.res);
-    });
+    } finally {
+      await t.keys.discard(key);
+    }
   },
-  { key: 'listed-key', states: ['used'], ...WRITES },
+  { key: 'listed-key', states: ['used'], values: ['long'], ...WRITES },
+);
+
+check(
+  'KEY-3',
+  'a key used only to write, its one request the deletion of another key, is listed with the time of that use',
+  async (t) => {
+    const other = await t.keys.forCheck('deleted-by-key');
+    let otherGone = false;
+    let key: CreatedKey | null = null;
+    try {
+      const { name, res: created } = await t.keys.post('written-only');
+      // Its first and only request is a write, by which its secret is found: a key that only
+      // deletes keys or submits data is used too ("each key's ... last-use time").
+      key = await t.keys.adopt(created, name, { use: (auth) => t.keys.delete(other, auth) });
+      if (!key) t.skip(`creating a key answered ${created.status}: KEY-1 judges creation`);
+      const write = key!.firstUse.accepted;
+      if (!write || write.status < 200 || write.status >= 300)
+        t.skip(`the new key's one request, the deletion of another key, answered ${key!.firstUse.last?.status ?? 'nothing'}: KEY-5 judges deletion`);
+      otherGone = true;
+      const shown = await lastUseUntil(t, key!, (value) => timeOf(value) !== null);
+      t.ensure(
+        timeOf(shown.value) !== null,
+        () =>
+          `a key used only to write ([DELETE] of another key answered ${write!.status}) is listed with "${t.profile.apiKeyFields.lastUsedAt}" ${JSON.stringify(shown.value)} ${LAST_USE_SETTLE_MS / 1000} s later: its use is not shown`,
+        write!,
+        shown.res,
+      );
+    } finally {
+      if (!otherGone) await t.keys.discard(other);
+      await t.keys.discard(key);
+    }
+  },
+  { key: 'written-only-key-listed', states: ['used to write'], ...CONCURRENT_WRITES },
 );
 
 check(
@@ -220,6 +283,34 @@ check(
   { key: 'secret-never-shown', states: ['fresh', 'used', 'deleted'], ...WRITES },
 );
 
+check(
+  'KEY-4',
+  "creating a key with a live key's name hands out a new key or is refused, never the live key's secret",
+  async (t) => {
+    await t.keys.using('same-name', async (live) => {
+      // The same purpose makes the same name: this creation repeats the live key's. A target may
+      // refuse it (409 conflict_error, 422); one that upserts by name hands the old secret out.
+      const { name, res } = await t.keys.post('same-name');
+      // Read before the new response is adopted: the secrets known are the live key's and the run's others.
+      const known = await t.attempt(() => t.secrets.known());
+      const again = await t.keys.adopt(res, name);
+      try {
+        if (known.outcome !== 'done') return known.rethrow();
+        t.ensure(
+          !known.value.leaks(res.text) && !known.value.leaks(Object.values(res.headers).join('\n')),
+          () =>
+            `[POST] ${KEY_CREATION_PATH} with the name of a live key answered ${res.status} with 8 or more consecutive characters of a secret revealed before: a key is shown in full only at its creation`,
+          live.response,
+          res,
+        );
+      } finally {
+        await t.keys.discard(again);
+      }
+    });
+  },
+  { key: 'same-name-creation', states: ['fresh'], values: ['repeated'], ...WRITES },
+);
+
 /**
  * Every path KEY-4 asks with GET: the document's lists and creation paths, each path the profile
  * declares (an item path filled with an id the preflight listed), the key's own path and the
@@ -240,7 +331,7 @@ function everyPath(t: CheckContext, own: string | null): string[] {
 
 check(
   'KEY-5',
-  'a deleted key is 401 authentication_error on the very next request, and a second later',
+  'a deleted key is 401 authentication_error on the very next request, on every list and retrieval, and a second later',
   async (t) => {
     const key = await t.keys.forCheck('revoked');
     let gone = false;
@@ -250,6 +341,18 @@ check(
       gone = true;
       const next = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       ensureRevoked(t, next, 'the very next request with the deleted key', deleted);
+      // "The token stops working immediately": on every list and every retrieval, one request each.
+      const swept: HttpResponse[] = [];
+      for (const path of listsAndRetrievals(t)) swept.push(await t.http.get(path, { auth: t.keys.credential(key) }));
+      // A 429 left after the client's retries is not judged: a target may count failed credentials per IP (RATE-7).
+      const served = swept.filter((res) => res.status !== 429 && (res.status !== 401 || !hasValueAnywhere(res.json, 'authentication_error')));
+      t.ensure(
+        served.length === 0,
+        () =>
+          `[GET] ${new URL(served[0]!.exchange.request.url).pathname} with the deleted key answered ${served[0]!.status}, expected 401 authentication_error${served.length > 1 ? ` (and ${served.length - 1} more)` : ''}`,
+        deleted,
+        ...served.slice(0, 3),
+      );
       await sleep(1000);
       const later = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       ensureRevoked(t, later, 'a request with the deleted key a second later', deleted);
@@ -259,6 +362,17 @@ check(
   },
   { key: 'deleted-key-refused', states: ['deleted'], ...CONCURRENT_WRITES },
 );
+
+/** Every list path and every retrieval path (filled with an id the preflight listed) of every collection. */
+function listsAndRetrievals(t: CheckContext): string[] {
+  const out: string[] = [];
+  for (const { name, list, item } of Object.values(collections(t.profile))) {
+    if (list) out.push(list);
+    const collection = name as keyof typeof t.run.preflight.collections;
+    if (item) out.push(fillPath(item, t.run.preflight.collections[collection]?.ids[0] ?? NO_SUCH_ID));
+  }
+  return out;
+}
 
 function ensureRevoked(t: CheckContext, res: HttpResponse, what: string, deletion: HttpResponse): void {
   t.ensure(res.status === 401, () => `${what} answered ${res.status}, expected 401`, deletion, res);

@@ -206,7 +206,7 @@ interface Dimension {
 
 check(
   'SUB-4',
-  'listing submissions filtered by workspace or taxonomy narrows the list, and total_count counts the matches',
+  'listing submissions filtered by workspace, by taxonomy or by both together narrows the list, and total_count counts the matches',
   async (t) => {
     const listPath = t.profile.paths.submissionList!;
     const filters = t.profile.submissions.listFilters!;
@@ -241,10 +241,18 @@ check(
       created[side] = submissionId(res);
     }
 
+    // Both filters together, read before either alone: a submission another check makes meanwhile
+    // can only raise the counts read after.
+    const workspace = dimensions.find((d) => d.what === 'workspace');
+    const taxonomy = dimensions.find((d) => d.what === 'taxonomy');
+    const together = workspace && taxonomy ? await bothFilters(t, listPath, workspace, taxonomy) : null;
+    const alone: Partial<Record<Dimension['what'], Alone>> = {};
+
     const all = await t.lists.fetchPage(listPath, { limit: 1 });
     for (const { what, filter, a, b } of dimensions) {
       const onA = await listAll(t, listPath, { [filter]: a });
       const onB = await listAll(t, listPath, { [filter]: b });
+      alone[what] = { res: onA.res, total: onA.page.total_count };
       const label = (id: string) => `${listPath}?${filter}=${id}`;
       // A wrong filter name explains each failure below as well as a fault of the target: each names the fact.
       const fact = profileFact(t.profile, `submissions.listFilters.${what}`);
@@ -291,9 +299,78 @@ check(
           t.ensure(ids.includes(own), () => `${label(side === 'a' ? a : b)} does not list submission ${own}, just created there`, listed.res);
       }
     }
+    if (together && workspace && taxonomy) judgeTogether(t, together, alone.workspace!, alone.taxonomy!, { workspace, taxonomy });
   },
-  { key: 'filtered-list', writes: true, createsSubmissions: true },
+  { key: 'filtered-list', filters: ['none', 'each alone', 'together'], writes: true, createsSubmissions: true },
 );
+
+/** A list read with one filter at its first value (A): its total_count, and the response. */
+interface Alone {
+  readonly total: number;
+  readonly res: HttpResponse;
+}
+
+/** A list read with both filters: its total_count, and the response. */
+interface Together {
+  readonly total: number;
+  readonly res: HttpResponse;
+  readonly label: string;
+}
+
+/**
+ * The list filtered by workspace and taxonomy together at (A, A), (A, B) and (B, A), one page of one
+ * item each; null where the target refuses the two together (400, 422: the document names each
+ * filter, not their combination).
+ */
+async function bothFilters(t: CheckContext, path: string, ws: Dimension, tx: Dimension): Promise<Record<'aa' | 'ab' | 'ba', Together> | null> {
+  const out: Partial<Record<'aa' | 'ab' | 'ba', Together>> = {};
+  for (const [at, w, x] of [
+    ['aa', ws.a, tx.a],
+    ['ab', ws.a, tx.b],
+    ['ba', ws.b, tx.a],
+  ] as const) {
+    const query = { [ws.filter]: w, [tx.filter]: x, limit: '1' };
+    const res = await t.http.get(path, { query });
+    if (res.status === 400 || res.status === 422) return null;
+    t.ensure(res.status === 200, () => `${path}?${ws.filter}=${w}&${tx.filter}=${x} answered ${res.status}, expected 200`, res);
+    const total = (t.json(res) as { total_count?: unknown } | null)?.total_count;
+    t.ensure(typeof total === 'number', () => `${path}?${ws.filter}=${w}&${tx.filter}=${x} has no numeric total_count`, res);
+    out[at] = { total: total as number, res, label: `${path}?${ws.filter}=${w}&${tx.filter}=${x}` };
+  }
+  return out as Record<'aa' | 'ab' | 'ba', Together>;
+}
+
+/**
+ * Both filters narrow at once: (A, A) holds the submission just made there, and a workspace's count
+ * split by two taxonomies (or a taxonomy's by two workspaces) is at most that workspace's alone.
+ * A target that applies one filter of the two counts the whole workspace (or taxonomy) twice.
+ */
+function judgeTogether(
+  t: CheckContext,
+  both: Record<'aa' | 'ab' | 'ba', Together>,
+  workspaceA: Alone,
+  taxonomyA: Alone,
+  { workspace, taxonomy }: { workspace: Dimension; taxonomy: Dimension },
+): void {
+  const { aa, ab, ba } = both;
+  t.ensure(aa.total >= 1, () => `${aa.label} has total_count ${aa.total}, but a submission to that workspace and taxonomy was just created`, aa.res);
+  t.ensure(
+    aa.total + ab.total <= workspaceA.total,
+    () =>
+      `${aa.label} (${aa.total}) and ${ab.label} (${ab.total}) count more than ${workspace.filter}=${workspace.a} alone (${workspaceA.total}): the ${taxonomy.what} filter does not narrow when both are given`,
+    aa.res,
+    ab.res,
+    workspaceA.res,
+  );
+  t.ensure(
+    aa.total + ba.total <= taxonomyA.total,
+    () =>
+      `${aa.label} (${aa.total}) and ${ba.label} (${ba.total}) count more than ${taxonomy.filter}=${taxonomy.a} alone (${taxonomyA.total}): the ${workspace.what} filter does not narrow when both are given`,
+    aa.res,
+    ba.res,
+    taxonomyA.res,
+  );
+}
 
 // SUB-5 sends its well-formed rows many to a submission, since submissions cannot be deleted (issue
 // 24): the rows of many cases travel together, and a submission that fails is split in halves until

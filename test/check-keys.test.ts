@@ -21,11 +21,12 @@ test('the coverage generator refuses two checks of a clause with one key', () =>
   expect(() => checksOf(document as unknown as ConformanceDocument)).toThrow(/two checks have the key GEN-1\/unknown-path/);
 });
 
-test("the report schema names the dimension vocabulary's states and value classes", () => {
+test("the report schema names the dimension vocabulary's states, value classes and filter combinations", () => {
   const schema = JSON.parse(readFileSync(`${ROOT}schemas/conformance-report.schema.json`, 'utf8')) as {
-    $defs: { check: { properties: { dimensions: { properties: Record<'states' | 'values', { items: { enum: string[] } }> } } } };
+    $defs: { check: { properties: { dimensions: { properties: Record<'states' | 'values' | 'filters', { items: { enum: string[] } }> } } } };
   };
   const declared = schema.$defs.check.properties.dimensions.properties;
   expect(declared.states.items.enum).toEqual(VOCABULARY.states);
   expect(declared.values.items.enum).toEqual(VOCABULARY.values);
+  expect(declared.filters.items.enum).toEqual(VOCABULARY.filters);
 });

@@ -40,6 +40,8 @@ export const OPEN_POINTS = {
   'other-methods': { section: 'Operations', text: 'HEAD, OPTIONS and other methods on the documented paths (not stated)' },
   'trailing-slash': { section: 'Operations', text: 'A path with a trailing slash (not stated)' },
   'unknown-query-params': { section: 'Operations', text: 'Query parameters the endpoint does not know (not stated)' },
+  'input-lengths': { section: 'Resources and their fields', text: 'The longest value a string input, such as a key name, may hold (not stated)' },
+  'key-name-uniqueness': { section: 'Other resources', text: "Whether a key's name must differ from those of the account's live keys (not stated)" },
   'account-data': { section: 'Authentication, rule 3', text: "The size and content of another account's data (not stated)" },
 } as const;
 

@@ -1,4 +1,8 @@
 import createdKeyTruncated from '../created-key-truncated.js';
+import keyCreateUpsertByName from '../key-create-upsert-by-name.js';
+import keyNameTruncated from '../key-name-truncated.js';
+import lastUsedOnReadsOnly from '../last-used-on-reads-only.js';
+import revokedKeyOnRetrievals from '../revoked-key-on-retrievals.js';
 import deletedKeyStillListed from '../deleted-key-still-listed.js';
 import keyEchoedInHeader from '../key-echoed-in-header.js';
 import keyShownOnRetrieval from '../key-shown-on-retrieval.js';
@@ -25,4 +29,8 @@ export const KEY_MUTANTS = {
   'last-used-not-a-time': lastUsedNotATime,
   'unused-keys-unlisted': unusedKeysUnlisted,
   'missing-key-name-422': missingKeyName422,
+  'last-used-on-reads-only': lastUsedOnReadsOnly,
+  'revoked-key-on-retrievals': revokedKeyOnRetrievals,
+  'key-create-upsert-by-name': keyCreateUpsertByName,
+  'key-name-truncated': keyNameTruncated,
 } as const;

@@ -1,5 +1,6 @@
 import defaultLimitFifty from '../default-limit-fifty.js';
 import exponentParseInt from '../exponent-parse-int.js';
+import filteredHasMoreUnfiltered from '../filtered-has-more-unfiltered.js';
 import hasMoreOffByOne from '../has-more-off-by-one.js';
 import keyTotalCountsDeleted from '../key-total-counts-deleted.js';
 import limitParseCrash from '../limit-parse-crash.js';
@@ -31,4 +32,5 @@ export const PAGINATION_MUTANTS = {
   'total-count-as-string': totalCountAsString,
   'unstable-list-order': unstableListOrder,
   'key-total-counts-deleted': keyTotalCountsDeleted,
+  'filtered-has-more-unfiltered': filteredHasMoreUnfiltered,
 } as const;

@@ -6,6 +6,7 @@ import rowPathWithoutIndex from '../row-path-without-index.js';
 import rowsNotArrayAccepted from '../rows-not-array-accepted.js';
 import submissionCreated200 from '../submission-created-200.js';
 import submissionFiltersIgnored from '../submission-filters-ignored.js';
+import submissionFiltersNotCombined from '../submission-filters-not-combined.js';
 import submissionTotalIgnoresFilter from '../submission-total-ignores-filter.js';
 
 /** Mutants of the SUB family. */
@@ -19,4 +20,5 @@ export const SUBMISSION_MUTANTS = {
   'submission-filters-ignored': submissionFiltersIgnored,
   'submission-total-ignores-filter': submissionTotalIgnoresFilter,
   'submission-created-200': submissionCreated200,
+  'submission-filters-not-combined': submissionFiltersNotCombined,
 } as const;

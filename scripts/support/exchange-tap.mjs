@@ -1,6 +1,6 @@
 // Preloaded (`node --import`) into the CLI run that `npm run coverage` makes, when
 // EXCHANGE_TAP_FILE names a file: every exchange the broker records is written there at exit as
-// {check, method, path, credential, bodies?}, for the dimension table of docs/coverage.md. Nothing
+// {check, method, path, credential, status, bodies?}, for the dimension table of docs/coverage.md. Nothing
 // else of an exchange leaves the process: no header value, no body, no query; paths go through the
 // run's redactor, and of a request body only its classes are written (`bodies`: how it was labelled,
 // whether it is a JSON object, whether it is large). The credential says whose key a request carried, a key revoked by then told apart:
@@ -87,7 +87,7 @@ if (file && isMainThread) {
     let credential = CREDENTIALS[exchange.auth] ?? exchange.auth;
     if (authorization !== null && revoked.has(authorization) && ['created', 'candidate', 'invalid'].includes(exchange.auth)) credential = 'revoked key';
     const bodies = bodyClasses(headers, exchange.request.body);
-    rows.push({ check: exchange.check ?? '', method, path, credential, ...(bodies.length > 0 ? { bodies } : {}) });
+    rows.push({ check: exchange.check ?? '', method, path, credential, status, ...(bodies.length > 0 ? { bodies } : {}) });
     if (status >= 200 && status < 300 && method === 'POST') {
       try {
         const values = stringsOf(JSON.parse(new TextDecoder().decode(body)));

@@ -14,7 +14,7 @@ import { WorkerState } from './worker.js';
 
 /**
  * A check's facts beside it: its stable key and the dimensions it spans (`states`, `values`,
- * `judges`, for docs/coverage.md) are declared here and nowhere else, so that adding or rewording
+ * `filters`, `judges`, for docs/coverage.md) are declared here and nowhere else, so that adding or rewording
  * a check touches its suite file alone (then `npm run coverage`).
  */
 export interface CheckOptions extends CheckDimensions {
@@ -108,8 +108,13 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
 }
 
 /** The dimensions the check declares, as its record carries them: only those it declares. */
-function dimensionsOf({ states, values, judges }: CheckOptions): Pick<CheckRecord, 'dimensions'> {
-  const declared: CheckDimensions = { ...(states ? { states } : {}), ...(values ? { values } : {}), ...(judges ? { judges } : {}) };
+function dimensionsOf({ states, values, filters, judges }: CheckOptions): Pick<CheckRecord, 'dimensions'> {
+  const declared: CheckDimensions = {
+    ...(states ? { states } : {}),
+    ...(values ? { values } : {}),
+    ...(filters ? { filters } : {}),
+    ...(judges ? { judges } : {}),
+  };
   return Object.keys(declared).length > 0 ? { dimensions: declared } : {};
 }
 

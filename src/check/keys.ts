@@ -29,6 +29,19 @@ export interface KeyListPage {
   readonly items: readonly Record<string, unknown>[];
 }
 
+export interface PostOptions {
+  /**
+   * The name's length in characters: the run's name for the purpose, padded with `x` (a name past
+   * a storage bound). @default the run's name as it is
+   */
+  readonly nameLength?: number;
+}
+
+export interface AdoptOptions {
+  /** The key's first use, by which its secret is found (see `adoptKey`). @default GET on the probe path */
+  readonly use?: (auth: { readonly key: string; readonly kind: 'created' | 'candidate' }) => Promise<HttpResponse>;
+}
+
 export interface ForCheckOptions {
   /** Skip unless the key authenticated within the allowance (KEY-1 judges that). @default true */
   readonly mustAuthenticate?: boolean;
@@ -85,10 +98,10 @@ export class CheckKeys {
    * ledger first, a refusal recorded. The caller must `adopt` the response whatever happens in
    * between: until then the new secret is neither redacted nor deleted at the end.
    */
-  async post(purpose: string): Promise<{ name: string; res: HttpResponse }> {
+  async post(purpose: string, options: PostOptions = {}): Promise<{ name: string; res: HttpResponse }> {
     const { noKeys } = this.t.run.keyDeletion;
     if (noKeys) this.t.notApplicable(noKeys);
-    const name = this.name(purpose);
+    const name = this.name(purpose).padEnd(options.nameLength ?? 0, 'x');
     return { name, res: await postKey(this.#port(), name) };
   }
 
@@ -123,25 +136,29 @@ export class CheckKeys {
    * Takes charge of whatever a creation request created, also one that should have been refused
    * (no name, no key): see `adoptKey`. Returns null when the response created nothing.
    */
-  async adopt(res: HttpResponse, name: string | null): Promise<CreatedKey | null> {
+  async adopt(res: HttpResponse, name: string | null, options: AdoptOptions = {}): Promise<CreatedKey | null> {
     const { t, state } = this;
     // Once a new key has failed to authenticate in 10 s, later keys of the run are tried once.
     const adopted = await adoptKey(this.#port(), res, {
       name,
       idMember: t.run.keyDeletion.idMember ?? t.profile.apiKeyFields.id,
       withinMs: state.freshKeysFail ? 0 : KEY_PROPAGATION_MS,
+      ...(options.use ? { use: options.use } : {}),
     });
     if (!adopted) return null;
     state.freshKeysFail = adopted.use.accepted === null;
     return { name: adopted.name, id: adopted.id, secret: adopted.secret, response: res, firstUse: adopted.use };
   }
 
-  /** Deletes a created key at the run's key path; records the deletion (2xx, or 404: already gone). */
-  async delete(key: CreatedKey): Promise<HttpResponse> {
+  /**
+   * Deletes a created key at the run's key path, with the main key or the credential `as` (another
+   * key of the run, whose use is then a write); records the deletion (2xx, or 404: already gone).
+   */
+  async delete(key: CreatedKey, as?: { readonly key: string; readonly kind: 'created' | 'candidate' }): Promise<HttpResponse> {
     const { t } = this;
     const template = t.run.keyDeletion.path;
     if (!template || !key.id) t.notApplicable('not declared: the key path (paths.apiKey) and key id member (apiKeyFields.id): created keys cannot be deleted');
-    const res = await t.http.delete(fillPath(template!, key.id!));
+    const res = await t.http.delete(fillPath(template!, key.id!), as ? { auth: as } : {});
     if ((res.status >= 200 && res.status < 300) || res.status === 404) await this.#recordDeletion(key, res.status === 404 ? 'already gone: 404' : undefined);
     return res;
   }

@@ -1,6 +1,6 @@
 import type { NotRunKind } from '../clauses/applicability.js';
 import type { ClauseId } from '../clauses/catalogue.js';
-import type { State, ValueClass } from '../clauses/dimensions.js';
+import type { FilterCombination, State, ValueClass } from '../clauses/dimensions.js';
 import type { AuthKind, Exchange } from '../http/exchange.js';
 
 /** A check's result; a clause takes the most severe of its checks' (see `clauseStatus`). */
@@ -22,10 +22,12 @@ export interface Reproduction {
  * docs/coverage.md reads it from the records of the coverage run.
  */
 export interface CheckDimensions {
-  /** Of the resource the check acts on (a key never used, used, deleted). */
+  /** Of the resource the check acts on (a key never used, used, used only to write, deleted). */
   readonly states?: readonly State[] | undefined;
-  /** Of the values it sends or judges (absent, null, empty, at a bound, beyond ASCII, huge). */
+  /** Of the values it sends or judges (absent, null, empty, at a bound, beyond ASCII, huge, past a storage bound, repeated). */
   readonly values?: readonly ValueClass[] | undefined;
+  /** Of the filters of the lists it reads (none, each alone, together). */
+  readonly filters?: readonly FilterCombination[] | undefined;
   /** It judges exchanges others made: every exchange of the run, or those of these clauses' checks. */
   readonly judges?: 'run' | readonly ClauseId[];
 }

@@ -1,11 +1,13 @@
 import type { ClauseId } from './catalogue.js';
 
-// The dimensions a check can span, for the table in docs/coverage.md (scripts/coverage.ts), and
-// what each clause's sentence covers (`CLAUSE_SCOPE`). The endpoints, methods, credentials and
-// request bodies of a check come from the run: the exchanges it made, or, for a check that judges
-// exchanges made by others, theirs (`judges`). Resource states and value classes cannot be read off an exchange:
-// each check declares them in its own options (`check(..., { key, states, values, judges })`,
-// src/check/check.ts). A value a clause covers that no check of the clause visits is a gap in the table.
+// The dimensions a check can span, for the tables in docs/coverage.md (scripts/coverage.ts), what
+// each clause's sentence reaches (`CLAUSE_SCOPE`), and why a value it reaches is not visited
+// (`NOT_REACHED`). The endpoints, methods, credentials, request bodies and response statuses of a
+// check come from the run: the exchanges it made, or, for a check that judges exchanges made by
+// others, theirs (`judges`). Resource states, value classes and filter combinations cannot be read
+// off an exchange: each check declares them in its own options (`check(..., { key, states, values,
+// filters, judges })`, src/check/check.ts). A value a clause reaches that no check of the clause
+// visits is a gap: it carries its reason here, or `npm run coverage` refuses to write the table.
 
 /** Every value of every dimension, in the order the table lists them. */
 export const VOCABULARY = {
@@ -37,13 +39,23 @@ export const VOCABULARY = {
    * without Content-Type; labelled otherwise (text/plain); and, besides its label, over 100 KiB.
    */
   bodies: ['JSON object', 'not a JSON object', 'no Content-Type', 'other Content-Type', 'over 100 KiB'],
+  /** Of the responses a check got or judged: a success, a refusal other than 429 (4xx), a 429. */
+  statuses: ['2xx', '4xx', '429'],
   /**
-   * Of the resource a check acts on: a key never used, used, deleted (a missing resource is
-   * `deleted` too); of a list: as the run's own writes left it (`after writes`: keys deleted, submissions created).
+   * Of the resource a check acts on: a key never used, used (read with), used only to write with
+   * (it created or deleted something, and never read), deleted, that is revoked (a missing resource
+   * is `deleted` too); of a list: as the run's own writes left it (`after writes`: keys deleted,
+   * submissions created).
    */
-  states: ['fresh', 'used', 'deleted', 'after writes'],
-  /** Of the values a check sends or judges: absent, null, empty (`""`, `{}`, `[]`), at a bound, beyond ASCII, very long or large. */
-  values: ['absent', 'null', 'empty', 'boundary', 'unicode', 'huge'],
+  states: ['fresh', 'used', 'used to write', 'deleted', 'after writes'],
+  /**
+   * Of the values a check sends or judges: absent, null, empty (`""`, `{}`, `[]`), at a bound,
+   * beyond ASCII, very long or large; `long`: a string past a common storage bound (256 characters,
+   * one past VARCHAR(255)); `repeated`: a value an existing resource already has (a key's name).
+   */
+  values: ['absent', 'null', 'empty', 'boundary', 'unicode', 'huge', 'long', 'repeated'],
+  /** Of a filtered list (the submission list's workspace and taxonomy filters): none, each alone, both together. */
+  filters: ['none', 'each alone', 'together'],
 } as const;
 
 export type Dimension = keyof typeof VOCABULARY;
@@ -53,6 +65,19 @@ export type Credential = (typeof VOCABULARY.credentials)[number];
 export type BodyClass = (typeof VOCABULARY.bodies)[number];
 export type State = (typeof VOCABULARY.states)[number];
 export type ValueClass = (typeof VOCABULARY.values)[number];
+export type StatusClass = (typeof VOCABULARY.statuses)[number];
+export type FilterCombination = (typeof VOCABULARY.filters)[number];
+
+/** The dimensions a check declares in its options; the others are read off its exchanges. */
+export const DECLARED: readonly Dimension[] = ['states', 'values', 'filters'];
+
+/** The class of a response status, as VOCABULARY.statuses names it; null for one no clause reaches by class (1xx, 3xx, 5xx). */
+export function statusClass(status: number): StatusClass | null {
+  if (status === 429) return '429';
+  if (status >= 200 && status < 300) return '2xx';
+  if (status >= 400 && status < 500) return '4xx';
+  return null;
+}
 
 /** The endpoints of the API (its document and a profile): "every endpoint" in a clause. */
 export const EVERY_ENDPOINT: readonly Endpoint[] = VOCABULARY.endpoints.filter((e) => e !== 'forbidden probe' && e !== 'other paths');
@@ -69,11 +94,14 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
     endpoints: [...EVERY_ENDPOINT, 'other paths'],
     methods: ['GET', 'HEAD', 'POST', 'DELETE', 'PATCH'],
     credentials: ['main key', 'none', 'malformed'],
+    statuses: VOCABULARY.statuses,
   },
   // "However malformed": every kind of body, as every kind of value.
   'GEN-3': { values: ['absent', 'null', 'empty', 'boundary', 'unicode', 'huge'], credentials: ['malformed'], bodies: VOCABULARY.bodies },
   // "Not JSON, or not a JSON object": however it is labelled, application/json, none or another type.
   'GEN-4': { methods: ['POST'], values: ['null'], bodies: ['not a JSON object', 'no Content-Type', 'other Content-Type'] },
+  // "Responses are always JSON": refusals and 429s are labelled too.
+  'GEN-5': { statuses: VOCABULARY.statuses },
   'RES-1': { endpoints: ['workspaces', 'workspaces/{id}'] },
   'RES-2': { endpoints: ['governance_models', 'governance_models/{id}'], values: ['null'] },
   'RES-3': { endpoints: ['records', 'records/{id}'] },
@@ -87,7 +115,8 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'PAG-4': { endpoints: LISTS, values: ['boundary', 'huge'] },
   'PAG-5': { endpoints: LISTS },
   // The lists the run writes to are judged again as its writes left them (issue 27, class 6).
-  'PAG-6': { endpoints: LISTS, states: ['after writes'] },
+  // "has_more: true when more pages follow" of every list, the filtered submission list included.
+  'PAG-6': { endpoints: LISTS, states: ['after writes'], filters: ['none', 'each alone'] },
   'PAG-7': { endpoints: LISTS, states: ['after writes'], values: ['empty'] },
   'PAG-8': { endpoints: LISTS },
   'PAG-9': { endpoints: LISTS, values: ['boundary'] },
@@ -103,14 +132,20 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'AUTH-8': { credentials: ['unknown key', 'revoked key'] },
   'KEY-1': { endpoints: ['api_keys'], methods: ['POST'], credentials: ['created key'], states: ['fresh'], bodies: ['JSON object'] },
   'KEY-2': { credentials: ['created key'], states: ['fresh'] },
-  'KEY-3': { endpoints: ['api_keys'], states: ['fresh', 'used'], values: ['null'] },
+  // "Each key's name and last-use time": whatever the key did (read, or only wrote), whatever its
+  // name's length (a name one past VARCHAR(255) listed whole, or refused) and alphabet.
+  'KEY-3': { endpoints: ['api_keys'], states: ['fresh', 'used', 'used to write'], values: ['null', 'long', 'unicode'] },
   'KEY-4': {
     endpoints: [...EVERY_ENDPOINT, 'forbidden probe'],
     methods: ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE'],
     credentials: ['main key', 'created key', 'revoked key'],
+    statuses: ['2xx', '4xx'],
     states: ['fresh', 'used', 'deleted'],
+    // "Shown in full only at creation": also to a creation that repeats a live key's name.
+    values: ['repeated'],
   },
-  'KEY-5': { endpoints: ['api_keys/{id}'], methods: ['DELETE'], credentials: ['revoked key'], states: ['deleted'] },
+  // "The token stops working immediately": on every list and every retrieval of every collection.
+  'KEY-5': { endpoints: ['api_keys/{id}', ...LISTS, ...RETRIEVALS], methods: ['GET', 'DELETE'], credentials: ['revoked key'], states: ['deleted'] },
   'KEY-6': { endpoints: ['api_keys', 'api_keys/{id}'], methods: ['DELETE'], states: ['deleted'] },
   'KEY-7': { credentials: ['created key'], states: ['used'] },
   'KEY-8': { endpoints: ['api_keys'], methods: ['POST'], values: ['absent'], bodies: ['JSON object'] },
@@ -118,7 +153,11 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'SUB-1': { endpoints: ['submissions'], methods: ['POST'], bodies: ['JSON object'] },
   'SUB-2': { endpoints: ['submissions'], methods: ['POST'], values: ['absent'], bodies: ['JSON object'] },
   'SUB-3': { bodies: ['JSON object'] },
-  'SUB-4': { endpoints: ['submissions'], methods: ['GET', 'POST'], states: ['after writes'] },
+  // "Can be filtered by workspace and by taxonomy": each alone, both together, and neither.
+  'SUB-4': { endpoints: ['submissions'], methods: ['GET', 'POST'], states: ['after writes'], filters: VOCABULARY.filters },
+  // Every error, whatever refused it: a 4xx, a 429.
+  'ERR-1': { statuses: ['4xx', '429'] },
+  'ERR-2': { statuses: ['4xx', '429'] },
   'SUB-5': { endpoints: ['submissions'], methods: ['POST'], values: ['null', 'empty', 'boundary', 'unicode', 'huge'], bodies: ['JSON object'] },
   'ERR-3': { values: ['absent'] },
   'ERR-5': { endpoints: RETRIEVALS, states: ['deleted'] },
@@ -126,9 +165,58 @@ export const CLAUSE_SCOPE: Readonly<Partial<Record<ClauseId, Readonly<Partial<Re
   'ERR-7': { values: ['absent'] },
   'ERR-8': { endpoints: ['other paths'] },
   'ERR-9': { endpoints: RETRIEVALS.filter((e) => e !== 'records/{id}'), states: ['deleted'] },
-  'RATE-1': { credentials: ['main key', 'second account', 'created key'], methods: ['GET', 'POST', 'DELETE'] },
+  // "Responses generally": refusals and 429s too.
+  'RATE-1': { credentials: ['main key', 'second account', 'created key'], methods: ['GET', 'POST', 'DELETE'], statuses: VOCABULARY.statuses },
+  'RATE-2': { statuses: VOCABULARY.statuses },
   // "All authenticated requests": the exhausting burst takes several routes in turn (issue 27, class 7).
-  'RATE-3': { endpoints: ['workspaces', 'governance_models', 'records', 'api_keys'], values: ['boundary'] },
-  'RATE-6': { credentials: ['main key', 'created key'] },
+  'RATE-3': { endpoints: ['workspaces', 'governance_models', 'records', 'api_keys', 'submissions'], values: ['boundary'] },
+  // "Exhausting one key does not throttle another key": any other key, another account's too.
+  'RATE-6': { credentials: ['main key', 'created key', 'second account'] },
   'RATE-7': { credentials: ['none'], values: ['boundary'] },
+};
+
+/** Why a value a clause reaches is visited by none of its checks: the only reasons a gap may have. */
+export const GAP_CAUSES = {
+  'rate budget': 'out of the rate budget',
+  profile: 'needs a fact the profile does not declare',
+  footprint: 'a write the footprint does not allow',
+} as const;
+export type GapCause = keyof typeof GAP_CAUSES;
+
+/** A gap's reason: its cause, and the particulars in a sentence. */
+export interface NotReached {
+  readonly cause: GapCause;
+  readonly why: string;
+}
+
+/**
+ * Every value a clause reaches (`CLAUSE_SCOPE`) that no check of the clause visits, with the
+ * reason. `npm run coverage` refuses a gap without one here, and a reason for a value a check
+ * does visit (stale).
+ */
+export const NOT_REACHED: Readonly<Partial<Record<ClauseId, Readonly<Partial<Record<Dimension, Readonly<Record<string, NotReached>>>>>>>> = {
+  'KEY-3': {
+    values: {
+      unicode: {
+        cause: 'profile',
+        why: 'the characters a key name may hold are not shown, and no profile fact declares them: a name beyond ASCII may be refused or normalised by a conformant target',
+      },
+    },
+  },
+  'RATE-3': {
+    endpoints: {
+      submissions: {
+        cause: 'footprint',
+        why: 'a burst past the ceiling on key creation or submissions would create up to 100 resources; submissions cannot be deleted, so the burst reads lists',
+      },
+    },
+  },
+  'RATE-6': {
+    credentials: {
+      'second account': {
+        cause: 'rate budget',
+        why: "exhausting a key spends a window of its own; the created key stands for any other key, and another account's key is of a bucket apart by construction",
+      },
+    },
+  },
 };

@@ -56,7 +56,16 @@ export async function postKey(port: RunKeyPort, name: string): Promise<HttpRespo
 export async function adoptKey(
   port: RunKeyPort,
   res: HttpResponse,
-  options: { readonly name: string | null; readonly idMember: string | null; readonly withinMs?: number },
+  options: {
+    readonly name: string | null;
+    readonly idMember: string | null;
+    readonly withinMs?: number;
+    /**
+     * The key's first use, by which its secret is found: a request with the candidate. A check of a
+     * key used only to write makes it a write. @default GET on the probe path
+     */
+    readonly use?: (auth: { readonly key: string; readonly kind: 'created' | 'candidate' }) => Promise<HttpResponse>;
+  },
 ): Promise<AdoptedKey | null> {
   if (res.status < 200 || res.status >= 300) return null;
   const { http, broker, profile } = port;
@@ -70,7 +79,8 @@ export async function adoptKey(
   const name = options.name ?? (nameField && typeof body?.[nameField] === 'string' ? (body[nameField] as string) : null);
   await broker.addLedgerEntry(ledgerEntry(port, { event: 'created', id: id ?? UNKNOWN_ID, name }));
   const kind = member ? 'created' : 'candidate';
-  const use = await identifySecret(candidates, (key) => http.get(PROBE_PATH, { auth: { key, kind } }), {
+  const firstUse = options.use ?? ((auth) => http.get(PROBE_PATH, { auth }));
+  const use = await identifySecret(candidates, (key) => firstUse({ key, kind }), {
     declared: member !== null,
     ...(options.withinMs !== undefined ? { withinMs: options.withinMs } : {}),
   });

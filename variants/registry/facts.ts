@@ -30,6 +30,8 @@ import error400TypeOther from '../error-400-type-other.js';
 import validationCodeNull from '../validation-code-null.js';
 import validationCodeOther from '../validation-code-other.js';
 import conflict409DuplicateKeyName from '../conflict-409-duplicate-key-name.js';
+import duplicateKeyName422 from '../duplicate-key-name-422.js';
+import keyNameLengthCapped from '../key-name-length-capped.js';
 import lastUseUnixSeconds from '../last-use-unix-seconds.js';
 import retrievalWrapped from '../retrieval-wrapped.js';
 
@@ -67,6 +69,8 @@ export const FACT_VARIANTS = {
   'validation-code-null': validationCodeNull,
   'validation-code-other': validationCodeOther,
   'conflict-409-duplicate-key-name': conflict409DuplicateKeyName,
+  'duplicate-key-name-422': duplicateKeyName422,
+  'key-name-length-capped': keyNameLengthCapped,
   'last-use-unix-seconds': lastUseUnixSeconds,
   'retrieval-wrapped': retrievalWrapped,
 } as const;

@@ -1,0 +1,35 @@
+import { expect, test } from 'vitest';
+import { renderDimensions } from '../scripts/coverage.js';
+import { CLAUSE_SCOPE, GAP_CAUSES, NOT_REACHED, VOCABULARY, type Dimension } from '../src/clauses/dimensions.js';
+import type { ClauseId } from '../src/clauses/catalogue.js';
+import type { ConformanceDocument } from '../src/report/document.js';
+
+// docs/coverage.md shows each clause × dimension as reached by a check or "not reached" with its
+// cause: a value the sentence reaches that no check visits must carry a reason, and a reason must
+// stand for such a value (test/coverage-current.test.ts holds the table of the real run).
+
+const noChecks = { clauses: [] } as unknown as ConformanceDocument;
+
+test('a value a clause reaches that no check visits, without a reason, stops the table', () => {
+  expect(() => renderDimensions(noChecks, [])).toThrow(/KEY-5 endpoints "records\/\{id\}": no check reaches it and NOT_REACHED gives no reason/);
+});
+
+test('a reason for a value a check reaches is stale, and stops the table', () => {
+  const record = { clause: 'RATE-6', key: 'created-key-apart', title: 'exhausting a created key', status: 'pass' };
+  const report = { clauses: [{ id: 'RATE-6', checks: [record] }] } as unknown as ConformanceDocument;
+  const tapped = [{ check: 'RATE-6 exhausting a created key', method: 'GET', path: '/api/v1/workspaces', credential: 'second account', status: 200 }];
+  expect(() => renderDimensions(report, tapped)).toThrow(/RATE-6 credentials "second account": NOT_REACHED gives a reason, but a check reaches it \(stale\)/);
+});
+
+test('every reason names a value its clause reaches, in the vocabulary, with a known cause', () => {
+  for (const [id, dimensions] of Object.entries(NOT_REACHED) as [ClauseId, Partial<Record<Dimension, Record<string, { cause: string; why: string }>>>][]) {
+    for (const [d, reasons] of Object.entries(dimensions) as [Dimension, Record<string, { cause: string; why: string }>][]) {
+      for (const [value, reason] of Object.entries(reasons)) {
+        expect(VOCABULARY[d] as readonly string[], `${id} ${d}`).toContain(value);
+        expect(CLAUSE_SCOPE[id]?.[d] ?? [], `${id} ${d}`).toContain(value);
+        expect(Object.keys(GAP_CAUSES)).toContain(reason.cause);
+        expect(reason.why.length).toBeGreaterThan(20);
+      }
+    }
+  }
+});
