@@ -18,6 +18,7 @@ export const COMMANDS = {
   init: lazy(async () => (await import('./commands/init.js')).initCommand),
   verify: lazy(async () => (await import('./commands/verify.js')).verifyCommand),
   fleet: lazy(async () => (await import('./commands/fleet.js')).fleetCommand),
+  github: lazy(async () => (await import('./commands/github.js')).githubCommand),
 } as const satisfies Record<string, Command>;
 
 /**
