@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { referenceProfile } from '../reference/server.js';
 import { ANNOTATIONS_PER_KIND, annotationLines, boundedSummary, splitArguments } from '../src/ci/github-step.js';
-import { reportStep } from '../src/cli/commands/github.js';
+import { reportStep } from '../src/cli/commands/ci.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { ROOT } from './support/cli.js';
 import { childEnv, scratch, targetEnv, withMutants, withReference } from './support/commands.js';
@@ -183,16 +183,13 @@ describe('the action step with hundreds of findings', () => {
     const summaryFile = join(dir, 'step-summary.md');
     const outputFile = join(dir, 'output');
     const lines: string[] = [];
-    const saved = { summary: process.env.GITHUB_STEP_SUMMARY, output: process.env.GITHUB_OUTPUT };
-    process.env.GITHUB_STEP_SUMMARY = summaryFile;
-    process.env.GITHUB_OUTPUT = outputFile;
+    const github = { GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile, GITHUB_ACTIONS: 'true' };
+    const saved = Object.fromEntries(Object.keys(github).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, github);
     try {
       reportStep(dir, 1, { out: (l) => lines.push(l), err: (l) => lines.push(l) });
     } finally {
-      for (const [name, value] of [
-        ['GITHUB_STEP_SUMMARY', saved.summary],
-        ['GITHUB_OUTPUT', saved.output],
-      ] as const) {
+      for (const [name, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

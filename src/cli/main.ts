@@ -18,7 +18,7 @@ export const COMMANDS = {
   init: lazy(async () => (await import('./commands/init.js')).initCommand),
   verify: lazy(async () => (await import('./commands/verify.js')).verifyCommand),
   fleet: lazy(async () => (await import('./commands/fleet.js')).fleetCommand),
-  github: lazy(async () => (await import('./commands/github.js')).githubCommand),
+  ci: lazy(async () => (await import('./commands/ci.js')).ciCommand),
 } as const satisfies Record<string, Command>;
 
 /**

@@ -10,7 +10,7 @@ import type { Command } from '../command.js';
 import { cleanupCommand } from './cleanup.js';
 
 /**
- * The action's inputs (`action.yml`), handed over as environment variables: an input is never
+ * The inputs of the action (`action.yml`) and the component (`templates/conformance.yml`), handed over as environment variables: an input is never
  * written into a shell line, where a quote in it would be code, nor echoed to the log.
  */
 const INPUT = {
@@ -28,18 +28,19 @@ const DEFAULT_REPORT_DIR = 'conformance-reports';
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 /**
- * `conformance github run|cleanup`: the steps of the GitHub Action (`action.yml`). `run` runs the
- * suite with the action's inputs, then writes the step summary (under GitHub's 1 MiB), at most 10
+ * `conformance ci run|cleanup`: the steps of the GitHub Action (`action.yml`) and of the GitLab
+ * component (`templates/conformance.yml`). `run` runs the suite with the inputs and exits as the
+ * run did; on GitHub it then writes the step summary (under GitHub's 1 MiB), at most 10
  * annotations of a kind and a notice counting the rest, and the outputs `verdict`, `exit-status`
- * and `report-dir`; it exits as the run did. `cleanup` deletes what the run's ledger lists.
+ * and `report-dir`. `cleanup` deletes what the run's ledger lists.
  */
-export const githubCommand: Command = async (args, io, parts) => {
+export const ciCommand: Command = async (args, io, parts) => {
   const [step, ...rest] = args;
   if (rest.length > 0)
-    throw new ConformanceError('CONF_SETTING_INVALID', `github ${step ?? ''} takes no arguments: the action's inputs come from its environment`);
+    throw new ConformanceError('CONF_SETTING_INVALID', `ci ${step ?? ''} takes no arguments: the inputs come from the environment (CONFORMANCE_ACTION_*)`);
   if (step === 'run') return runStep([], io, parts);
   if (step === 'cleanup') return cleanupStep([], io, parts);
-  throw new ConformanceError('CONF_SETTING_INVALID', 'github needs a step: run or cleanup');
+  throw new ConformanceError('CONF_SETTING_INVALID', 'ci needs a step: run or cleanup');
 };
 
 function input(name: keyof typeof INPUT): string | null {
@@ -100,7 +101,8 @@ const runStep: Command = async (_args, io) => {
 export function reportStep(dir: string, status: number, io: Output): void {
   const report = readReport(dir);
   const verdict = report?.verdict ?? 'inconclusive';
-  if (report) for (const line of annotationLines(report)) io.out(line);
+  // Workflow commands mean something on GitHub only; elsewhere (GitLab) they would be noise in the log.
+  if (report && process.env.GITHUB_ACTIONS === 'true') for (const line of annotationLines(report)) io.out(line);
   const summaryFile = join(dir, 'summary.md');
   if (process.env.GITHUB_STEP_SUMMARY && existsSync(summaryFile)) {
     appendFileSync(process.env.GITHUB_STEP_SUMMARY, boundedSummary(readFileSync(summaryFile, 'utf8')));
