@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { runConformance, scratch } from './support/commands.js';
+import { ctrfProblems, harProblems } from './support/report-formats.js';
 import { XMLLINT, xsdProblems } from './support/spawned.js';
 
 // Issue 23: every way a run ends inconclusive (a wrong key, an unreachable target, a base URL that
@@ -107,6 +108,11 @@ describe('inconclusive runs leave a report that says so', () => {
       /<testcase classname="run" name="run (stopped by its preflight|not started, a setting is wrong): 61 of 61 clauses not run" time="0"><failure/,
     );
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toMatch(/inconclusive/);
+    // CTRF and HAR too, valid with nothing judged and (before the broker) no exchange.
+    expect(ctrfProblems(dir)).toEqual([]);
+    expect(harProblems(dir)).toEqual([]);
+    const ctrf = JSON.parse(readFileSync(join(dir, 'ctrf.json'), 'utf8')) as { results: { tests: { name: string; status: string }[] } };
+    expect(ctrf.results.tests.find((t) => t.name.startsWith('run '))?.status).toBe('failed');
     // Skipped on a machine without xmllint; in CI (which installs it) never.
     if (XMLLINT || process.env.CI) expect(xsdProblems(join(dir, 'junit.xml'), JUNIT_XSD)).toBe('');
   });

@@ -30,6 +30,21 @@ describe('end-of-run leak scan', () => {
     expect(scrubReports(dir, redactor())).toEqual([]);
   });
 
+  test('covers the HAR and CTRF files like every report: a key in an entry of exchanges.har is scrubbed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leak-scan-'));
+    const entry = { request: { headers: [{ name: 'Authorization', value: `Bearer ${KEY}` }] }, response: { content: { text: JSON.stringify({ key: KEY }) } } };
+    writeFileSync(join(dir, 'exchanges.har'), JSON.stringify({ log: { version: '1.2', entries: [entry] } }, null, 1));
+    writeFileSync(join(dir, 'ctrf.json'), JSON.stringify({ results: { tests: [{ name: 'KEY-1', message: `saw ${KEY}` }] } }));
+    expect(
+      scrubReports(dir, redactor())
+        .map((f) => f.slice(dir.length + 1))
+        .sort(),
+    ).toEqual(['ctrf.json', 'exchanges.har']);
+    const har = readFileSync(join(dir, 'exchanges.har'), 'utf8');
+    expect(har).not.toContain(KEY.slice(3, 11));
+    expect(JSON.parse(har).log.entries[0].request.headers[0].value).toBe(`Bearer ${REDACTED}`);
+  });
+
   test('scrubs a console line that carries a secret and counts it', () => {
     const lines: string[] = [];
     const io = guardOutput({ out: (l) => lines.push(l), err: (l) => lines.push(l) }, redactor());

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { CLAUSE_IDS } from '../src/clauses/catalogue.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { schemaErrors } from '../src/schemas.js';
+import { ctrfProblems, harProblems } from './support/report-formats.js';
 import { XMLLINT, xsdProblems } from './support/spawned.js';
 import { junitCases, readJson, runConformance, scratch, targetEnv, withMutants, withReference, type CommandResult } from './support/commands.js';
 
@@ -21,6 +22,7 @@ let plain: Run;
 let strict: Run;
 /** A whole run of every suite against the embedded reference: every kind of record, keys created included. */
 let whole: ConformanceDocument;
+let wholeDir: string;
 
 async function runOnce(extra: string[], env: Record<string, string>): Promise<Run> {
   return withReference(FAULTS, async (target) => {
@@ -47,6 +49,7 @@ async function runOnce(extra: string[], env: Record<string, string>): Promise<Ru
 
 beforeAll(async () => {
   const cwd = scratch();
+  wholeDir = join(cwd, 'reports');
   const wholeRun = runConformance(['--report-dir', join(cwd, 'reports')], {}, cwd).then(() =>
     readJson<ConformanceDocument>(join(cwd, 'reports/conformance.json')),
   );
@@ -66,6 +69,31 @@ function clausesWith(run: Run, ...statuses: string[]): string[] {
 }
 
 describe('the reports of a run', () => {
+  test('ctrf.json validates with the ctrf package, a test a clause with its status, requests and retries', () => {
+    for (const dir of [wholeDir, plain.dir, strict.dir]) expect(ctrfProblems(dir), dir).toEqual([]);
+    const ctrf = readJson<{ results: { tests: { name: string; status: string; retries?: number; extra?: { attempts: number } }[] } }>(
+      join(plain.dir, 'ctrf.json'),
+    );
+    expect(ctrf.results.tests.map((t) => t.name.split(' ')[0])).toEqual(CLAUSE_IDS);
+    expect(ctrf.results.tests.find((t) => t.name.startsWith('RES-1 '))?.status).toBe('failed');
+    // A SHOULD warning passes, as in junit.xml; under --strict it fails.
+    expect(ctrf.results.tests.find((t) => t.name.startsWith('GEN-2 '))?.status).toBe('passed');
+    expect(readJson<typeof ctrf>(join(strict.dir, 'ctrf.json')).results.tests.find((t) => t.name.startsWith('GEN-2 '))?.status).toBe('failed');
+    const whole = readJson<typeof ctrf>(join(wholeDir, 'ctrf.json'));
+    expect(whole.results.tests.every((t) => typeof t.retries === 'number' && typeof t.extra?.attempts === 'number')).toBe(true);
+    expect(whole.results.tests.reduce((n, t) => n + t.extra!.attempts, 0)).toBeGreaterThan(500);
+  });
+
+  test('exchanges.har is HAR 1.2 with every exchange of the run, each naming its check and clause, and no secret', () => {
+    for (const dir of [wholeDir, plain.dir]) expect(harProblems(dir), dir).toEqual([]);
+    const har = readJson<{ log: { entries: { comment: string; request: { headers: { name: string; value: string }[] } }[] } }>(join(wholeDir, 'exchanges.har'));
+    expect(har.log.entries).toHaveLength(whole.environment.requests);
+    expect(har.log.entries.filter((e) => /clause [A-Z]+-\d+, check: /.test(e.comment)).length).toBeGreaterThan(har.log.entries.length / 2);
+    const text = readFileSync(join(plain.dir, 'exchanges.har'), 'utf8');
+    expect(text).not.toContain('gateway-secret-value-123');
+    expect(text).toContain('[REDACTED]');
+  });
+
   test('a run writes conformance.json, junit.xml, report.html and summary.md', () => {
     for (const file of ['conformance.json', 'junit.xml', 'report.html', 'summary.md']) expect(existsSync(join(plain.dir, file)), file).toBe(true);
     expect(plain.stdout).toMatch(/reports: .*conformance\.json, .*report\.html, .*summary\.md, .*junit\.xml/);

@@ -64,7 +64,7 @@ describe.concurrent('manifest and signature', () => {
   test('a run writes manifest.json with the digest of each report file and each piece of evidence', () => {
     const manifest = readJson<Manifest>(join(signed.dir, 'manifest.json'));
     expect(schemaErrors('manifest', manifest)).toEqual([]);
-    expect(manifest.files.map((f) => f.path).sort()).toEqual(['conformance.json', 'junit.xml', 'report.html', 'summary.md']);
+    expect(manifest.files.map((f) => f.path).sort()).toEqual(['conformance.json', 'ctrf.json', 'exchanges.har', 'junit.xml', 'report.html', 'summary.md']);
     const report = readJson<ConformanceDocument>(join(signed.dir, 'conformance.json'));
     const exchanges = report.clauses.flatMap((c) => c.checks.flatMap((k) => k.evidence ?? []));
     expect(exchanges.length).toBeGreaterThan(0);
@@ -86,7 +86,7 @@ describe.concurrent('manifest and signature', () => {
   test('the signing key reaches no output: neither the report folder nor the console', () => {
     const body = vendor.privatePem.split('\n').filter((l) => /^[A-Za-z0-9+/=]{40,}$/.test(l))[0]!;
     const keyOwn = body.slice(24, 40);
-    for (const file of ['conformance.json', 'report.html', 'summary.md', 'junit.xml', 'manifest.json']) {
+    for (const file of ['conformance.json', 'report.html', 'summary.md', 'junit.xml', 'ctrf.json', 'exchanges.har', 'manifest.json']) {
       expect(readFileSync(join(signed.dir, file), 'utf8'), file).not.toContain(keyOwn);
     }
     expect(signed.stdout + signed.stderr).not.toContain(keyOwn);
@@ -97,7 +97,7 @@ describe.concurrent('manifest and signature', () => {
     const result = await runConformance(['verify', signed.dir, '--public-key', vendor.publicFile]);
     expect(result.exitCode, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^signature: valid, Ed25519 key sha256:[0-9a-f]{64} \(the key given\)$/m);
-    expect(result.stdout).toMatch(/^verify: .*: 4 file\(s\) and \d+ piece\(s\) of evidence as the run wrote them$/m);
+    expect(result.stdout).toMatch(/^verify: .*: 6 file\(s\) and \d+ piece\(s\) of evidence as the run wrote them$/m);
   });
 
   test('the report and the manifest carry the suite digest that --suite-digest prints; verify prints it, --expect-suite checks it', async () => {
@@ -116,13 +116,16 @@ describe.concurrent('manifest and signature', () => {
     expect(other.stdout).toMatch(/^suite: not the one expected \(sha256:0{64}\): the report was made by another suite/m);
   });
 
-  test.each(['conformance.json', 'report.html', 'summary.md', 'junit.xml'])('verify catches a one-byte change in %s and names it', (file) => {
-    const dir = copy();
-    flipByte(join(dir, file));
-    const result = verifyFolder(dir);
-    expect(verified(result)).toBe(false);
-    expect(result.changed.filter((l) => !l.includes('evidence')).map((l) => l.split(':')[0])).toEqual([file]);
-  });
+  test.each(['conformance.json', 'report.html', 'summary.md', 'junit.xml', 'ctrf.json', 'exchanges.har'])(
+    'verify catches a one-byte change in %s and names it',
+    (file) => {
+      const dir = copy();
+      flipByte(join(dir, file));
+      const result = verifyFolder(dir);
+      expect(verified(result)).toBe(false);
+      expect(result.changed.filter((l) => !l.includes('evidence')).map((l) => l.split(':')[0])).toEqual([file]);
+    },
+  );
 
   test('verify catches a one-byte change in a piece of evidence and names it, through the CLI', async () => {
     const dir = copy();

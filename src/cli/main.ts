@@ -1,4 +1,5 @@
-import { HelpRequested, USAGE } from '../config/settings.js';
+import { usage } from '../config/help.js';
+import { HelpRequested } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { consoleOutput } from '../output.js';
 import type { RunParts } from '../run/parts.js';
@@ -18,6 +19,7 @@ export const COMMANDS = {
   init: lazy(async () => (await import('./commands/init.js')).initCommand),
   verify: lazy(async () => (await import('./commands/verify.js')).verifyCommand),
   fleet: lazy(async () => (await import('./commands/fleet.js')).fleetCommand),
+  ci: lazy(async () => (await import('./commands/ci.js')).ciCommand),
 } as const satisfies Record<string, Command>;
 
 /**
@@ -43,7 +45,7 @@ export async function main(argv: readonly string[], parts: RunParts): Promise<nu
     return await COMMANDS[first as keyof typeof COMMANDS](rest, consoleOutput, parts);
   } catch (error) {
     if (error instanceof HelpRequested) {
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${usage()}\n`);
       return 0;
     }
     if (error instanceof ConformanceError) {

@@ -55,7 +55,8 @@ export interface Settings {
   readonly certify: boolean;
 }
 
-const FLAGS = {
+/** Every flag of a run, as the parser takes them; `--help` describes each (`help.ts`). */
+export const FLAGS = {
   'base-url': { type: 'string' },
   profile: { type: 'string' },
   'report-dir': { type: 'string' },
@@ -79,16 +80,7 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export const USAGE = `usage: conformance [COMMAND] [--base-url URL] [--profile FILE] [--report-dir DIR]
-  [--header "Name: value"]... [--only IDS] [--skip IDS] [--strict] [--require-complete]
-  [--read-only] [--leave-keys] [--max-keys N] [--max-submissions N] [--dry-run] [--seed N] [--property-runs N]
-  [--timeout MS] [--teardown-timeout S] [--baseline FILE]
-  [--sign-key FILE] [--certify]
-Secrets come from the environment only: CONFORMANCE_API_KEY, CONFORMANCE_OTHER_ACCOUNT_API_KEY,
-CONFORMANCE_SIGN_KEY (or a file: --sign-key FILE, CONFORMANCE_SIGN_KEY_FILE).
---certify: a certification run (full, signed, every MUST clause judged). conformance --suite-digest: this suite's digest.
-Commands: run (the default), diff OLD.json NEW.json, rerun REPORT.json, init --base-url URL [--out FILE], cleanup,
-verify DIR [--public-key FILE] [--expect-suite DIGEST], fleet FLEET.json, fleet --merge DIR....`;
+export type FlagName = keyof typeof FLAGS;
 
 /** Seconds a signalled run spends deleting its keys at most (k6's teardownTimeout, shorter: a CI runner kills about 10 s after its first signal). */
 export const DEFAULT_TEARDOWN_S = 10;
@@ -116,7 +108,7 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     throw new ConformanceError('CONF_SETTING_INVALID', (error as Error).message.split('\n')[0]!);
   }
   const { values } = parsed;
-  if (values.help) throw new HelpRequested(USAGE);
+  if (values.help) throw new HelpRequested();
   const baseUrl = baseUrlSetting(values['base-url'] ?? blankToNull(merged.CONFORMANCE_BASE_URL));
   const apiKey = keySetting('CONFORMANCE_API_KEY', blankToNull(merged.CONFORMANCE_API_KEY));
   if (baseUrl !== null && apiKey === null) {
@@ -148,8 +140,8 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     dryRun: values['dry-run'] ?? false,
     seed: integerSetting('--seed / CONFORMANCE_SEED', values.seed ?? blankToNull(merged.CONFORMANCE_SEED), -(2 ** 31), 2 ** 31 - 1),
     propertyRuns: integerSetting('--property-runs', values['property-runs'] ?? null, 1, 100_000),
-    timeoutMs: integerSetting('--timeout', values.timeout ?? null, 100, 600_000) ?? 10_000,
-    teardownTimeoutMs: (integerSetting('--teardown-timeout', values['teardown-timeout'] ?? null, 1, 600) ?? DEFAULT_TEARDOWN_S) * 1000,
+    timeoutMs: durationSetting('--timeout', values.timeout ?? null, 'ms', 100, 600_000) ?? 10_000,
+    teardownTimeoutMs: durationSetting('--teardown-timeout', values['teardown-timeout'] ?? null, 's', 1000, 600_000) ?? DEFAULT_TEARDOWN_S * 1000,
     ledgerFile: resolve(reportDir, 'ledger.jsonl'),
     argv: [...argv],
     baselineFile: values.baseline ? resolve(cwd, values.baseline) : null,
@@ -276,4 +268,24 @@ function integerSetting(name: string, raw: string | null, min: number, max: numb
     throw new ConformanceError('CONF_SETTING_INVALID', `${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000 } as const;
+
+/**
+ * A duration in one spelling for every flag: a number and a unit (`10s`, `1500ms`, `2m`). A bare
+ * number keeps the unit the flag had before units (`--timeout` milliseconds, `--teardown-timeout`
+ * seconds), so that existing command lines mean what they meant. Returns milliseconds.
+ */
+export function durationSetting(name: string, raw: string | null, bareUnit: keyof typeof DURATION_UNITS_MS, minMs: number, maxMs: number): number | null {
+  if (raw === null) return null;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw.trim());
+  const ms = match ? Math.round(Number(match[1]) * DURATION_UNITS_MS[(match[2] as keyof typeof DURATION_UNITS_MS | undefined) ?? bareUnit]) : NaN;
+  if (!(ms >= minMs && ms <= maxMs)) {
+    throw new ConformanceError(
+      'CONF_SETTING_INVALID',
+      `${name} must be a duration from ${minMs / 1000}s to ${maxMs / 1000}s (10s, 1500ms, 2m; a bare number is ${bareUnit}), got "${raw}"`,
+    );
+  }
+  return ms;
 }

@@ -1,4 +1,7 @@
+import type { Exchange } from '../http/exchange.js';
+import { renderCtrf } from './ctrf.js';
 import type { ConformanceDocument } from './document.js';
+import { renderHar } from './har.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderSummary } from './summary.js';
@@ -7,8 +10,12 @@ import { renderSummary } from './summary.js';
 export interface ReportFormat {
   /** The file's name in the report folder. */
   readonly file: string;
-  /** Renders the already redacted document; `others` are the paths of the other reports, for a format that names them. */
-  readonly render: (document: ConformanceDocument, others: readonly string[]) => string;
+  /**
+   * Renders the already redacted document; `others` are the paths of the other reports, for a
+   * format that names them; `log` is every exchange of the run, redacted too (empty for a run
+   * stopped before its broker).
+   */
+  readonly render: (document: ConformanceDocument, others: readonly string[], log: readonly Exchange[]) => string;
   /** Also appended to `$GITHUB_STEP_SUMMARY` when it is set. */
   readonly stepSummary?: boolean;
 }
@@ -19,6 +26,8 @@ export const REPORT_FORMATS = {
   html: { file: 'report.html', render: (document) => renderHtml(document) },
   summary: { file: 'summary.md', render: (document, others) => renderSummary(document, others), stepSummary: true },
   junit: { file: 'junit.xml', render: (document) => renderJunit(document) },
+  ctrf: { file: 'ctrf.json', render: (document, _others, log) => renderCtrf(document, log) },
+  har: { file: 'exchanges.har', render: (document, _others, log) => renderHar(document, log) },
 } as const satisfies Record<string, ReportFormat>;
 
 export type ReportFormatName = keyof typeof REPORT_FORMATS;

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Exchange } from '../http/exchange.js';
 import type { Redactor } from '../secrets/redactor.js';
 import { MANIFEST_FILE, writeManifest } from '../integrity/manifest.js';
 import type { SigningKey } from '../integrity/signing-key.js';
@@ -48,7 +49,7 @@ export function publishRun(run: FinishedRun): { document: ConformanceDocument; v
     document = buildDocument({ ...input, verdict, suiteFaults });
   }
   if (run.baseline) document.baseline = compareReports(run.baseline.report, document, run.baseline.name);
-  return { document, verdict, published: publish(document, run.dir, run.redactor, run.signingKey) };
+  return { document, verdict, published: publish(document, run.dir, run.redactor, run.signingKey, true, run.document.log) };
 }
 
 /** What the report says of the manifest beside it: signed, and by which key, or not. */
@@ -68,8 +69,10 @@ export function publish(
   signingKey: SigningKey | null,
   /** Append `summary.md` to `$GITHUB_STEP_SUMMARY`: not for the provisional report a run replaces. @default true */
   stepSummary = true,
+  /** Every exchange of the run (`exchanges.har`, `ctrf.json`). @default [] */
+  log: readonly Exchange[] = [],
 ): Published {
-  const written = writeReports(document, dir, redactor, { stepSummary: stepSummary ? process.env.GITHUB_STEP_SUMMARY || null : null });
+  const written = writeReports(document, dir, redactor, { stepSummary: stepSummary ? process.env.GITHUB_STEP_SUMMARY || null : null, log });
   const leaked = scrubReports(dir, redactor);
   // Digests of the files as they stay: taken after the scan, which may have scrubbed one.
   const manifest = writeManifest(dir, Object.values(REPORT_FILES), {

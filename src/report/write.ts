@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Exchange } from '../http/exchange.js';
 import type { Redactor } from '../secrets/redactor.js';
 import { writeFileAtomic } from '../files/atomic.js';
 import type { ConformanceDocument } from './document.js';
@@ -11,6 +12,8 @@ export { REPORT_FILES } from './formats.js';
 export interface WriteOptions {
   /** `$GITHUB_STEP_SUMMARY`: the formats that say so are appended there too when set. */
   readonly stepSummary?: string | null;
+  /** Every exchange of the run, for the formats that show them (`exchanges.har`, `ctrf.json`'s retries). @default [] */
+  readonly log?: readonly Exchange[];
 }
 
 /**
@@ -20,11 +23,12 @@ export interface WriteOptions {
 export function writeReports(document: ConformanceDocument, dir: string, redactor: Redactor, options: WriteOptions = {}): string[] {
   // No secret, and no local path: file names only (issue 26).
   const safe = withoutLocalPaths(redactor.redactDeep(document));
+  const log = redactor.redactDeep(options.log ?? []);
   const formats: readonly ReportFormat[] = Object.values(REPORT_FORMATS);
   const written: string[] = [];
   for (const format of formats) {
     const others = formats.filter((f) => f !== format).map((f) => f.file);
-    const text = redactor.redact(format.render(safe, others));
+    const text = redactor.redact(format.render(safe, others, log));
     const path = join(dir, format.file);
     writeFileAtomic(path, text);
     if (format.stepSummary && options.stepSummary) appendFileSync(options.stepSummary, text);

@@ -80,7 +80,7 @@ export function writeStoppedReport(run: StoppedRun): Published {
     stopped,
   });
   mkdirSync(run.settings.reportDir, { recursive: true });
-  return publish(document, run.settings.reportDir, redactor, run.signingKey ?? null, run.stepSummary ?? true);
+  return publish(document, run.settings.reportDir, redactor, run.signingKey ?? null, run.stepSummary ?? true, run.broker?.log() ?? []);
 }
 
 /** Before the broker exists: the configured secrets alone. */
