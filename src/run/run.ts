@@ -37,6 +37,7 @@ import { runModeOf } from '../config/run-mode.js';
 import type { RecordCollector, RunParts } from './parts.js';
 import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
+import { provisionalReport } from './provisional-report.js';
 import { openTarget, type Target } from './target.js';
 import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from '../verdict/verdict.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
@@ -53,7 +54,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
   const state: {
     target: Target | null;
     broker: Broker | null;
-    seed: number | null;
+    /** Drawn as the run starts: every report of it, the provisional one too, names it. */
+    seed: number;
     notes: readonly string[];
     collector: RecordCollector | null;
     clauses: ClauseContext | null;
@@ -61,7 +63,17 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     teardown: ((withinMs?: number) => Promise<unknown>) | null;
     /** The key path the run found by probing, which the cleanup command must be told. */
     foundKeyPath: string | null;
-  } = { target: null, broker: null, seed: null, notes: [], collector: null, clauses: null, signingKey: null, teardown: null, foundKeyPath: null };
+  } = {
+    target: null,
+    broker: null,
+    seed: settings.seed ?? randomInt(2 ** 31 - 1),
+    notes: [],
+    collector: null,
+    clauses: null,
+    signingKey: null,
+    teardown: null,
+    foundKeyPath: null,
+  };
   let served: RunningBroker | null = null;
   let running: Vitest | null = null;
   let heartbeat: Heartbeat | null = null;
@@ -75,8 +87,10 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     },
     onSecond: () => io.err(liveKeysLine(state.broker?.ledger.outstanding('api_key') ?? [], settings, state.foundKeyPath)),
   });
-  const stopReport = (kind: Stopped['kind'], because: string, results: readonly ClauseResult[], signal?: StopSignal) =>
-    writeStoppedReport({
+  const stopReport = (kind: Stopped['kind'], because: string, results: readonly ClauseResult[], signal?: StopSignal) => {
+    // The run's own report replaces the provisional one, which is never written after it.
+    if (kind !== 'unfinished') provisional.close();
+    return writeStoppedReport({
       // The provisional report is replaced at the end: a CI page's summary gets the final one only.
       stepSummary: kind !== 'unfinished',
       settings,
@@ -94,6 +108,11 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
       suiteFaults: state.collector?.suiteFaults ?? [],
       signingKey: state.signingKey,
     });
+  };
+  // A run killed outright leaves this report, written as the run starts and again as its ledger changes.
+  const provisional = provisionalReport(() => {
+    if (!settings.dryRun) stopReport('unfinished', 'the run did not finish', stoppedResults([], state.clauses, 'the run did not finish'));
+  });
   /** A signal ended the run: the keys deleted within the teardown's bound, then a report that says so. */
   const interrupted = async (signal: StopSignal): Promise<number> => {
     const teardownStart = Date.now();
@@ -117,14 +136,14 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     // So is a signing key that cannot sign: the run would end with reports nobody can trust.
     state.signingKey = settings.signKey ? loadSigningKey(settings.signKey) : null;
     const signingKey = state.signingKey;
+    const seed = state.seed;
     // A provisional report, replaced at the end: a run killed outright leaves one that says it did not finish.
-    if (!settings.dryRun) stopReport('unfinished', 'the run did not finish', stoppedResults([], null, 'the run did not finish'));
+    provisional.write();
     state.target = await openTarget(settings, parts.startEmbeddedTarget);
     const target = state.target;
     const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
-    const seed = settings.seed ?? randomInt(2 ** 31 - 1);
-    state.seed = seed;
+    provisional.write();
     const runId = newRunId(startedAt);
     const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
     const broker = new Broker({
@@ -140,6 +159,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
       },
     });
     state.broker = broker;
+    broker.ledger.watch(() => provisional.refresh());
     if (interrupt.signal) broker.pacer.stop(`the run was interrupted by ${interrupt.signal}`);
     const guarded = guardOutput(io, broker.redactor);
     heartbeat = startHeartbeat({
@@ -276,6 +296,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
 
     const results = clauseResults(collector.records, state.clauses);
     const clauses = state.clauses;
+    provisional.close();
     const { document, verdict, published } = publishRun({
       document: {
         results,
@@ -334,6 +355,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     }
     throw error;
   } finally {
+    provisional.close();
     interrupt.dispose();
     heartbeat?.stop();
     try {
