@@ -57,7 +57,7 @@ ${banner(doc)}
 ${facts(doc)}
 ${counts(doc)}
 ${doc.baseline ? baseline(doc.baseline) : ''}
-${filters()}
+${filters(doc.clauses.some(isProblem))}
 ${FAMILIES.map((family) => familySection(doc, family)).join('\n')}
 ${closing(doc)}
 </main>
@@ -142,9 +142,17 @@ ${comparison.notes.map((n) => `<p class="muted">Note: ${esc(n)}</p>`).join('')}
     .join('')}</div></section>`;
 }
 
-function filters(): string {
+/** A clause a reader of a failed run opens the page for. */
+const PROBLEM_RANK: Partial<Record<ClauseStatus, number>> = { fail: 0, error: 1, warn: 2 };
+
+function isProblem(clause: { readonly status: ClauseStatus }): boolean {
+  return PROBLEM_RANK[clause.status] !== undefined;
+}
+
+/** The page opens on what failed, when something did: "failed or warned only" is then on. */
+function filters(problems: boolean): string {
   return `<form id="filters" class="filters">
-<label><input type="checkbox" id="filter-failed"> failed or warned only</label>
+<label><input type="checkbox" id="filter-failed"${problems ? ' checked' : ''}> failed or warned only</label>
 <label>family <select id="filter-family"><option value="">all</option>${FAMILIES.map((f) => `<option value="${f}">${f}: ${FAMILY_TITLE[f]}</option>`).join('')}</select></label>
 <label>level <select id="filter-level"><option value="">all</option><option>MUST</option><option>SHOULD</option></select></label>
 <button type="button" id="expand-all">expand problems</button>
@@ -153,7 +161,9 @@ function filters(): string {
 }
 
 function familySection(doc: ConformanceDocument, family: Family): string {
-  const clauses = doc.clauses.filter((c) => c.family === family);
+  // Failures first, then errors and warnings, each in the catalogue's order (the sort is stable).
+  const rank = (c: { readonly status: ClauseStatus }) => PROBLEM_RANK[c.status] ?? 3;
+  const clauses = doc.clauses.filter((c) => c.family === family).sort((a, b) => rank(a) - rank(b));
   if (clauses.length === 0) return '';
   return `<section class="family" data-family="${family}" id="family-${family}"><h2>${family}: ${FAMILY_TITLE[family]}</h2>
 <table class="matrix"><thead><tr><th scope="col">clause</th><th scope="col">level</th><th scope="col">status</th><th scope="col">what it says, and what was found</th></tr></thead><tbody>
