@@ -90,8 +90,10 @@ describe.concurrent('a signal ends a run cleanly', () => {
     const result = await run.done;
     expect(result.code).toBe(143);
     expect(result.endedAt - sentAt).toBeLessThan(2000);
-    const line = await run.waitFor(/key\(s\) still live on the target: .*delete them with: npx conformance cleanup/, 1000);
-    expect(line.text).toContain('conformance-');
+    const line = await run.waitFor(/key\(s\) still live on the target: delete them with: npx conformance cleanup/, 1000);
+    // Then the keys, one a line.
+    const next = run.lines[run.lines.indexOf(line) + 1]!;
+    expect(next.text).toMatch(/^ {2}conformance-\S+ \[key_\w+\]$/);
     const command = line.text.slice(line.text.indexOf('npx conformance cleanup ') + 'npx conformance cleanup '.length).split(' ');
     expect(command).toEqual(['--report-dir', reportDir, '--base-url', ref.target.url, '--profile', ref.profileFile]);
   });

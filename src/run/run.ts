@@ -375,12 +375,22 @@ const STOP_GRACE_MS = 2000;
 /** Errors of the preflight (the target, not the settings). */
 const PREFLIGHT_CODES: ReadonlySet<string> = new Set(['CONF_TARGET_UNREACHABLE', 'CONF_TARGET_REDIRECTED', 'CONF_TARGET_NOT_API', 'CONF_KEY_REJECTED']);
 
-/** Keys still live on the target, by name and id, and the exact command that deletes them. */
+/** Keys named one a line, at most this many: a pool of fifty is read in the ledger, not in a CI log. */
+const LISTED_KEYS = 10;
+
+/**
+ * Keys still live on the target and the exact command that deletes them, on the first line; then
+ * each key by name and id, one a line (the command is what a reader copies: it comes first).
+ */
 function liveKeysLine(live: readonly LedgerEntry[], settings: Settings, keyPath: string | null): string {
   if (live.length === 0) return 'no key of this run is live on the target';
-  const names = live.map((e) => `${e.name ?? '(no name)'} [${e.id}]`).join(', ');
-  if (settings.baseUrl === null) return `${live.length} key(s) of the embedded reference server were not deleted: they end with it (${names})`;
-  return `${live.length} key(s) still live on the target: ${names}; delete them with: ${cleanupCommand(settings, keyPath)}`;
+  const names = live.slice(0, LISTED_KEYS).map((e) => `  ${e.name ?? '(no name)'} [${e.id}]`);
+  if (live.length > LISTED_KEYS) names.push(`  … and ${live.length - LISTED_KEYS} more (the ledger lists them)`);
+  const first =
+    settings.baseUrl === null
+      ? `${live.length} key(s) of the embedded reference server were not deleted: they end with it`
+      : `${live.length} key(s) still live on the target: delete them with: ${cleanupCommand(settings, keyPath)}`;
+  return [first, ...names].join('\n');
 }
 
 /** `conformance cleanup` with the settings that reach the same target and ledger. */
