@@ -22,6 +22,8 @@ const LAUNCHED = 'CONFORMANCE_LAUNCHED';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 if (process.env[LAUNCHED]) {
+  // Not handed down: a run this one starts (a fleet's deployments) has a launcher of its own.
+  delete process.env[LAUNCHED];
   // The channel only tells that the launcher went away: it must not keep the run alive.
   process.channel?.unref();
   // A launcher killed outright leaves the output's pipe without a reader: a write to it must not

@@ -64,7 +64,6 @@ export function onInterrupt(io: Output, hooks: InterruptHooks): Interrupt {
   };
   for (const name of SIGNALS) process.on(name, handler);
   if (process.channel) process.on('disconnect', launcherGone);
-  else if (process.env.CONFORMANCE_LAUNCHED === 'ipc') queueMicrotask(launcherGone);
   const claim = () => {
     for (const name of SIGNALS) for (const listener of process.listeners(name)) if (listener !== handler) process.off(name, listener);
   };
