@@ -125,6 +125,7 @@ describe('a run killed outright', () => {
       for (const name of live) expect(summary).toContain(name);
       expect(summary).toContain('`conformance cleanup` deletes every key its ledger lists');
       expect(summary).not.toMatch(/left on the target: .*0 keys/);
+      expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain('the run did not finish: these keys may be live: ');
 
       const cleanup = spawnConformance(['cleanup', '--profile', ref.profileFile, '--report-dir', reportDir], ref.env, ref.cwd);
       expect((await cleanup.done).code, cleanup.text()).toBe(0);

@@ -5,6 +5,8 @@ import type { ClauseStatus } from '../verdict/verdict.js';
 import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
+import { footprintLine } from './footprint.js';
+import { sentence } from './sentence.js';
 
 /** Every status has a label a person reads (the compiler proves none is missing). */
 export const STATUS_LABEL: Record<ClauseStatus, string> = {
@@ -232,6 +234,7 @@ function closing(doc: ConformanceDocument): string {
 <p>A pass proves what the checks exercised, no more. These statements of the document cannot be verified from outside:</p>
 <ul>${doc.unverifiable.map((s) => `<li>${esc(s)}</li>`).join('')}</ul></section>
 <section id="resources"><h2>Resources the run created on the target</h2>
+${doc.stopped?.kind === 'unfinished' ? `<p><strong>${esc(sentence(footprintLine(doc)))}</strong></p>` : ''}
 <p>${keys.length} API key(s) created, ${keys.length - left.length} deleted${left.length > 0 ? `, <strong>${left.length} left behind</strong> (\`conformance cleanup\` deletes them): ${left.map((r) => esc(r.id)).join(', ')}` : ''}.
 ${submissions > 0 ? `${submissions} submission(s) created: the API offers no way to delete them.` : ''} Every one is listed in <code>conformance.json</code> and <code>ledger.jsonl</code>.</p></section>
 <section id="environment"><h2>Run environment</h2>
