@@ -21,7 +21,11 @@ import { fileURLToPath } from 'node:url';
 const LAUNCHED = 'CONFORMANCE_LAUNCHED';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-if (process.env[LAUNCHED]) {
+// Under a debugger (`node --inspect`), the run stays in this process: a child would find the
+// debugger's port taken, and the one debugged would be the launcher.
+const debugging = process.execArgv.some((arg) => arg.startsWith('--inspect'));
+
+if (process.env[LAUNCHED] || debugging) {
   // Not handed down: a run this one starts (a fleet's deployments) has a launcher of its own.
   delete process.env[LAUNCHED];
   // The channel only tells that the launcher went away: it must not keep the run alive.
