@@ -15,7 +15,6 @@ import { guardOutput } from '../secrets/leak-scan.js';
 import { publishRun } from '../report/publish.js';
 import { baselineExitCode, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
-import { sleep } from '../sleep.js';
 import { cleanupCreated } from './cleanup.js';
 import { onInterrupt, SIGNAL_EXIT, type StopSignal } from './interrupt.js';
 import type { RunContext } from '../check/run-context.js';
@@ -288,7 +287,12 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received]);
     if (signal) {
       // The checks in flight get a moment to end (their waits were cut), never the whole teardown.
-      await Promise.race([suites.catch(() => undefined), sleep(Math.min(STOP_GRACE_MS, settings.teardownTimeoutMs / 4))]);
+      // The grace's timer is cleared once they have: left pending, it kept the process alive for
+      // its whole 2 s after the report was written, and the launcher's exit with it.
+      let grace: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => (grace = setTimeout(resolve, Math.min(STOP_GRACE_MS, settings.teardownTimeoutMs / 4))));
+      await Promise.race([suites.catch(() => undefined), graceOver]);
+      clearTimeout(grace);
       return await interrupted(signal);
     }
     process.exitCode = 0;
