@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { referenceProfile, startReference, type ReferenceApp, type RunningReference } from '../reference/server.js';
 import { VARIANTS } from '../variants/index.js';
-import { ROOT } from './support/cli.js';
+import { DIRECT_RUN, ROOT } from './support/cli.js';
 import { liveRunKeys } from './support/live-keys.js';
 
 // Issue 5: a run never leaves a key it created behind, even when it is stopped halfway.
@@ -54,7 +54,7 @@ function spawnCli(
   cwd: string,
 ): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, ...DIRECT_RUN, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));

@@ -74,6 +74,14 @@ describe.skipIf(SKIP)(`report.html in headless Chromium${SKIP ? ` (skipped: ${MI
     await expect(page.locator('tr.clause[data-id="RES-1"] .badge').first().textContent()).resolves.toBe('FAIL');
   });
 
+  test('the page of a failed run opens on what failed: the failed clauses first, "failed or warned only" on', async () => {
+    await expect(page.isChecked('#filter-failed')).resolves.toBe(true);
+    await expect(page.locator('tr.clause:not(.hidden)').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).resolves.toEqual(['GEN-2', 'RES-1']);
+    const res = await page.locator('section.family[data-family="RES"] tr.clause').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
+    expect(res[0]).toBe('fail');
+    expect(res.slice(1)).not.toContain('fail');
+  });
+
   test('the filters narrow the matrix: failed only, by family, by level', async () => {
     await page.check('#filter-failed');
     await expect(visibleRows()).resolves.toBe(2);
@@ -108,6 +116,10 @@ describe.skipIf(SKIP)(`report.html in headless Chromium${SKIP ? ` (skipped: ${MI
   test('it prints to PDF without the filters and with the evidence of every problem', async () => {
     await page.emulateMedia({ media: 'print' });
     await expect(page.locator('#filters').isVisible()).resolves.toBe(false);
+    // Every clause is printed, whatever the filters on screen.
+    await page.evaluate("const f = document.getElementById('filter-failed'); f.checked = true; f.dispatchEvent(new Event('change'))");
+    const printed = await page.evaluate("Array.from(document.querySelectorAll('tr.clause')).filter((r) => getComputedStyle(r).display !== 'none').length");
+    expect(printed).toBe(report.clauses.length);
     await page.evaluate("window.dispatchEvent(new Event('beforeprint'))");
     const closed = await page.evaluate("document.querySelectorAll('details.check[data-problem]:not([open])').length");
     expect(closed).toBe(0);

@@ -96,6 +96,9 @@ describe.concurrent('manifest and signature', () => {
   test('verify exits 0 on the folder as written, against the vendor key', async () => {
     const result = await runConformance(['verify', signed.dir, '--public-key', vendor.publicFile]);
     expect(result.exitCode, result.stdout + result.stderr).toBe(0);
+    const [first, second] = result.stdout.split('\n');
+    expect(first).toMatch(/^intact, signed by sha256:[0-9a-f]{64}$/);
+    expect(second).toMatch(/^report: non-conformant, incomplete; not a certification: --only GEN,RES/);
     expect(result.stdout).toMatch(/^signature: valid, Ed25519 key sha256:[0-9a-f]{64} \(the key given\)$/m);
     expect(result.stdout).toMatch(/^verify: .*: 6 file\(s\) and \d+ piece\(s\) of evidence as the run wrote them$/m);
   });
@@ -143,7 +146,11 @@ describe.concurrent('manifest and signature', () => {
     expect(result.stdout).toMatch(/^ {2}conformance\.json: changed /m);
     expect(result.stdout).not.toContain('not JSON');
     expect(result.stdout).toContain(`conformance.json: evidence ${clause.id}/${c}/0 ("${clause.checks[c]!.title}") changed`);
-    expect(result.stdout).toMatch(/^signature: valid/m);
+    // The first line is the whole answer; the signature is never "valid" beside a file that does not match.
+    expect(result.stdout.split('\n')[0]).toBe('CHANGED: conformance.json');
+    expect(result.stdout).toMatch(/^report: non-conformant, incomplete; /m);
+    expect(result.stdout).not.toMatch(/valid/);
+    expect(result.stdout).toMatch(/^signature: Ed25519 key sha256:[0-9a-f]{64} signed the manifest, and the files above do not match it$/m);
   });
 
   test('evidence is digested as canonical JSON: the same content laid out anew is the same evidence', () => {
@@ -165,7 +172,32 @@ describe.concurrent('manifest and signature', () => {
     });
     const result = await runConformance(['verify', dir, '--public-key', vendor.publicFile]);
     expect(result.exitCode).toBe(1);
+    expect(result.stdout.split('\n')[0]).toMatch(/^SIGNED BY ANOTHER KEY: sha256:[0-9a-f]{64}, not the one given \(sha256:[0-9a-f]{64}\)$/);
+    expect(result.stdout).toMatch(/^report: non-conformant, incomplete; /m);
     expect(result.stdout).toMatch(/^signature: by another key \(sha256:[0-9a-f]{64}\), not the one given \(sha256:[0-9a-f]{64}\)$/m);
+  });
+
+  test('an intact certification run that did not certify: verify says so first, prints its verdict, and exits 1', async () => {
+    const dir = copy();
+    // The vendor's own folder of a certification run that ended inconclusive, signed as written.
+    const file = join(dir, 'conformance.json');
+    const report = readJson<ConformanceDocument>(file);
+    writeFileSync(
+      file,
+      JSON.stringify({ ...report, verdict: 'inconclusive', complete: false, mode: { certification: true, headline: 'Certification run', departures: [] } }),
+    );
+    writeManifest(dir, ['conformance.json', 'report.html', 'summary.md', 'junit.xml'], {
+      suite: readJson<Manifest>(join(dir, 'manifest.json')).suite,
+      document: readJson<ConformanceDocument>(file),
+      key: loadSigningKey({ file: vendor.privateFile }),
+    });
+    const result = await runConformance(['verify', dir, '--public-key', vendor.publicFile]);
+    const [first, second] = result.stdout.split('\n');
+    expect(first).toMatch(/^intact, signed by sha256:[0-9a-f]{64}, but not a certificate: inconclusive \(incomplete\)$/);
+    expect(second).toBe('report: inconclusive, incomplete; Certification run');
+    expect(result.stdout).toMatch(/^signature: valid, /m);
+    // A script that gates on verify never accepts it.
+    expect(result.exitCode).toBe(1);
   });
 
   test('a digest changed in the manifest breaks the signature', () => {

@@ -84,6 +84,7 @@ export async function serveBroker(broker: Broker): Promise<RunningBroker> {
   const name = `conformance-broker-${randomBytes(16).toString('hex')}`;
   const channel = new BroadcastChannel(name);
   const ops = operations(broker);
+  let closed = false;
   channel.onmessage = async (event: unknown) => {
     const call = (event as { data: BrokerCall | BrokerReply }).data;
     // Replies (ours, echoed to every other member) and anything malformed are not calls.
@@ -96,10 +97,15 @@ export async function serveBroker(broker: Broker): Promise<RunningBroker> {
     } catch (error) {
       reply = { id: call.id, reply: true, error: error instanceof Error ? error.message : String(error) };
     }
-    channel.postMessage(reply);
+    // A call still in flight when the run closed the channel (a check cut by a signal, its wait
+    // ended by the stopped pacer) has no one left to answer: posting would throw and kill the run.
+    if (!closed) channel.postMessage(reply);
   };
   return {
     address: { channel: name },
-    close: async () => channel.close(),
+    close: async () => {
+      closed = true;
+      channel.close();
+    },
   };
 }

@@ -50,7 +50,13 @@ export function ledgerEntry(
  */
 export class Ledger {
   readonly entries: LedgerEntry[] = [];
+  private readonly watchers: (() => void)[] = [];
   constructor(readonly file: string | null) {}
+
+  /** Called after every entry is added (the provisional report is written again). */
+  watch(watcher: () => void): void {
+    this.watchers.push(watcher);
+  }
 
   add(entry: LedgerEntry): void {
     const stamped: LedgerEntry = { ...entry, pid: entry.pid ?? process.pid, host: entry.host ?? hostname() };
@@ -59,6 +65,7 @@ export class Ledger {
       mkdirSync(dirname(this.file), { recursive: true });
       appendFileSync(this.file, `${JSON.stringify(stamped)}\n`);
     }
+    for (const watcher of this.watchers) watcher();
   }
 
   /** Resources created and not deleted again, in creation order. */

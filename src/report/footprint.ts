@@ -17,10 +17,21 @@ export function becauseWithKeyLeft(because: string, ledger: readonly LedgerEntry
 
 /**
  * One line: what the run leaves on the target. Submissions always stay (the document gives no
- * way to delete one); keys stay only where they could not be deleted.
+ * way to delete one); keys stay only where they could not be deleted. A run that has not finished
+ * (the provisional report) knows only what its ledger held when the report was last written: it
+ * names the keys that may be live, and never says a count of what is left.
  */
-export function footprintLine(doc: Pick<ConformanceDocument, 'resources'>): string {
+export function footprintLine(doc: Pick<ConformanceDocument, 'resources'> & Partial<Pick<ConformanceDocument, 'stopped' | 'endedAt'>>): string {
   const submissions = doc.resources.created.filter((e) => e.kind === 'submission').length;
-  const keys = leftOnTarget(doc).length;
-  return `left on the target: ${submissions} submission${submissions === 1 ? '' : 's'} (no deletion in the API); ${keys} key${keys === 1 ? '' : 's'}`;
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  if (doc.stopped?.kind === 'unfinished') {
+    const keys = leftOnTarget(doc);
+    const asOf = doc.endedAt ? ` as of ${doc.endedAt}` : '';
+    const live =
+      keys.length === 0
+        ? `no key it created was live${asOf}`
+        : `these keys may be live: ${keys.map((e) => `${e.name ?? '(no name)'} [${e.id}]`).join(', ')} (the ledger${asOf})`;
+    return `the run did not finish: ${live}; \`conformance cleanup\` deletes every key its ledger lists; ${plural(submissions, 'submission')} created by then (no deletion in the API)`;
+  }
+  return `left on the target: ${plural(submissions, 'submission')} (no deletion in the API); ${plural(leftOnTarget(doc).length, 'key')}`;
 }

@@ -50,7 +50,9 @@ button.copy { position: absolute; top: 6px; right: 6px; font-size: 12px; }
   .banner, .badge { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   tr, details.check, pre { break-inside: avoid; }
   h2 { break-after: avoid; }
-  .hidden { display: none; }
+  /* A printed report is the whole report, whatever the filters on screen (the page opens on the problems). */
+  tr.clause.hidden { display: table-row; }
+  section.family.hidden { display: block; }
 }
 `;
 

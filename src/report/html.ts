@@ -5,6 +5,8 @@ import type { ClauseStatus } from '../verdict/verdict.js';
 import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-assets.js';
+import { footprintLine } from './footprint.js';
+import { sentence } from './sentence.js';
 
 /** Every status has a label a person reads (the compiler proves none is missing). */
 export const STATUS_LABEL: Record<ClauseStatus, string> = {
@@ -57,7 +59,7 @@ ${banner(doc)}
 ${facts(doc)}
 ${counts(doc)}
 ${doc.baseline ? baseline(doc.baseline) : ''}
-${filters()}
+${filters(doc.clauses.some(isProblem))}
 ${FAMILIES.map((family) => familySection(doc, family)).join('\n')}
 ${closing(doc)}
 </main>
@@ -142,9 +144,17 @@ ${comparison.notes.map((n) => `<p class="muted">Note: ${esc(n)}</p>`).join('')}
     .join('')}</div></section>`;
 }
 
-function filters(): string {
+/** A clause a reader of a failed run opens the page for. */
+const PROBLEM_RANK: Partial<Record<ClauseStatus, number>> = { fail: 0, error: 1, warn: 2 };
+
+function isProblem(clause: { readonly status: ClauseStatus }): boolean {
+  return PROBLEM_RANK[clause.status] !== undefined;
+}
+
+/** The page opens on what failed, when something did: "failed or warned only" is then on. */
+function filters(problems: boolean): string {
   return `<form id="filters" class="filters">
-<label><input type="checkbox" id="filter-failed"> failed or warned only</label>
+<label><input type="checkbox" id="filter-failed"${problems ? ' checked' : ''}> failed or warned only</label>
 <label>family <select id="filter-family"><option value="">all</option>${FAMILIES.map((f) => `<option value="${f}">${f}: ${FAMILY_TITLE[f]}</option>`).join('')}</select></label>
 <label>level <select id="filter-level"><option value="">all</option><option>MUST</option><option>SHOULD</option></select></label>
 <button type="button" id="expand-all">expand problems</button>
@@ -153,7 +163,9 @@ function filters(): string {
 }
 
 function familySection(doc: ConformanceDocument, family: Family): string {
-  const clauses = doc.clauses.filter((c) => c.family === family);
+  // Failures first, then errors and warnings, each in the catalogue's order (the sort is stable).
+  const rank = (c: { readonly status: ClauseStatus }) => PROBLEM_RANK[c.status] ?? 3;
+  const clauses = doc.clauses.filter((c) => c.family === family).sort((a, b) => rank(a) - rank(b));
   if (clauses.length === 0) return '';
   return `<section class="family" data-family="${family}" id="family-${family}"><h2>${family}: ${FAMILY_TITLE[family]}</h2>
 <table class="matrix"><thead><tr><th scope="col">clause</th><th scope="col">level</th><th scope="col">status</th><th scope="col">what it says, and what was found</th></tr></thead><tbody>
@@ -222,6 +234,7 @@ function closing(doc: ConformanceDocument): string {
 <p>A pass proves what the checks exercised, no more. These statements of the document cannot be verified from outside:</p>
 <ul>${doc.unverifiable.map((s) => `<li>${esc(s)}</li>`).join('')}</ul></section>
 <section id="resources"><h2>Resources the run created on the target</h2>
+${doc.stopped?.kind === 'unfinished' ? `<p><strong>${esc(sentence(footprintLine(doc)))}</strong></p>` : ''}
 <p>${keys.length} API key(s) created, ${keys.length - left.length} deleted${left.length > 0 ? `, <strong>${left.length} left behind</strong> (\`conformance cleanup\` deletes them): ${left.map((r) => esc(r.id)).join(', ')}` : ''}.
 ${submissions > 0 ? `${submissions} submission(s) created: the API offers no way to delete them.` : ''} Every one is listed in <code>conformance.json</code> and <code>ledger.jsonl</code>.</p></section>
 <section id="environment"><h2>Run environment</h2>

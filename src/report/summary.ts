@@ -2,6 +2,7 @@ import type { ClauseStatus } from '../verdict/verdict.js';
 import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
+import { sentence } from './sentence.js';
 
 const VERDICT_MARK: Record<ConformanceDocument['verdict'], string> = {
   conformant: '✅',
@@ -31,9 +32,9 @@ export function renderSummary(doc: ConformanceDocument, reportFiles: readonly st
   lines.push('');
   lines.push(`**${cell(modeHeadline(doc))}**`);
   lines.push('');
-  lines.push(`${cell(doc.because)}.`);
+  lines.push(sentence(cell(doc.because)));
   lines.push('');
-  lines.push(`${cell(footprintLine(doc))}.`);
+  lines.push(sentence(cell(footprintLine(doc))));
   lines.push('');
   lines.push(
     `Target \`${doc.target.baseUrl}\`${doc.target.embedded ? ' (embedded reference)' : ''} · profile \`${doc.profile.name}\` · suite ${doc.suite.version}` +

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConformanceError } from '../errors.js';
 import { REPORT_FILES } from './write.js';
-import type { ConformanceDocument } from './document.js';
+import { modeHeadline, type ConformanceDocument } from './document.js';
 import { schemaErrors } from '../schemas.js';
 import { sha256 } from '../integrity/digest.js';
 import { evidenceEntries, MANIFEST_FILE, signedText, type Manifest } from '../integrity/manifest.js';
@@ -92,11 +92,77 @@ export function suiteLine(v: Verification): string {
   return `suite: ${s.digest ?? 'no digest (made by a suite older than suite digests)'}, version ${s.version}, commit ${s.commit ?? 'unknown'}${dirty}`;
 }
 
-/** The lines `verify` prints about the signature. */
+/** What a report folder's `conformance.json` says of itself: what `verify` prints after the integrity. */
+export interface ReportClaim {
+  readonly verdict: ConformanceDocument['verdict'];
+  readonly complete: boolean;
+  /** The mode's headline: `Certification run`, or `not a certification: --only KEY, unsigned`. */
+  readonly mode: string;
+  readonly certification: boolean;
+  /** Why the run stopped short, where it did. */
+  readonly stopped: string | null;
+}
+
+/** The claim of the folder's `conformance.json`; null where it cannot be read (a fleet's folder, or a file made unreadable). */
+export function reportClaim(dir: string): ReportClaim | null {
+  try {
+    const doc = JSON.parse(readFileSync(join(dir, REPORT_FILES.json), 'utf8')) as ConformanceDocument;
+    if (typeof doc.verdict !== 'string') return null;
+    return {
+      verdict: doc.verdict,
+      complete: doc.complete === true,
+      mode: modeHeadline(doc),
+      certification: doc.mode?.certification === true,
+      stopped: doc.stopped?.headline ?? null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** A certification run that certified: conformant, every clause judged. */
+export function certifies(claim: ReportClaim): boolean {
+  return claim.certification && claim.verdict === 'conformant' && claim.complete;
+}
+
+/**
+ * `verify`'s first line, the whole answer: `intact, signed by sha256:…`, `CHANGED: conformance.json`,
+ * or, for an intact certification run that did not certify, `intact, but not a certificate: inconclusive`.
+ */
+export function answerLine(v: Verification, publicKey: KeyObject | null, claim: ReportClaim | null, otherSuite: boolean): string {
+  if (v.changed.length > 0) {
+    const files = [...new Set(v.changed.map((line) => line.split(':')[0]!))];
+    return `CHANGED: ${files.join(', ')}`;
+  }
+  switch (v.signature) {
+    case 'invalid':
+      return `CHANGED: ${MANIFEST_FILE} (its signature does not hold)`;
+    case 'other-key':
+      return `SIGNED BY ANOTHER KEY: ${v.signedBy}, not the one given (${publicKey ? fingerprintOf(publicKey) : 'none'})`;
+    case 'missing':
+      return 'UNSIGNED, and --public-key asks for a signature';
+    case 'valid':
+    case 'unsigned':
+      break;
+  }
+  if (otherSuite) return 'intact, but MADE BY ANOTHER SUITE than the one expected';
+  const intact = v.signature === 'valid' ? `intact, signed by ${v.signedBy}` : 'intact, unsigned';
+  if (claim?.certification && !certifies(claim)) return `${intact}, but not a certificate: ${claim.verdict}${claim.complete ? '' : ' (incomplete)'}`;
+  return intact;
+}
+
+/** The line `verify` prints about what the report says: its verdict, completeness and mode. */
+export function claimLine(claim: ReportClaim | null): string {
+  if (!claim) return `report: no verdict to read (no readable ${REPORT_FILES.json} in the folder)`;
+  return `report: ${claim.verdict}, ${claim.complete ? 'complete' : 'incomplete'}; ${claim.mode}${claim.stopped ? `; ${claim.stopped}` : ''}`;
+}
+
+/** The lines `verify` prints about the signature: never "valid" beside a file that does not match. */
 export function signatureLine(v: Verification, publicKey: KeyObject | null): string {
   const given = publicKey ? fingerprintOf(publicKey) : null;
   switch (v.signature) {
     case 'valid':
+      if (v.changed.length > 0) return `signature: Ed25519 key ${v.signedBy} signed the manifest, and the files above do not match it`;
       return `signature: valid, Ed25519 key ${v.signedBy}${given ? ' (the key given)' : ' (no --public-key given: this says the manifest is whole, not who signed it)'}`;
     case 'unsigned':
       return 'signature: none (the digests show the files are those the manifest lists, not who wrote them)';

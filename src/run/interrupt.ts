@@ -26,6 +26,12 @@ export interface InterruptHooks {
 }
 
 const CLAIM_EVERY_MS = 100;
+/**
+ * A repeat of the first signal this soon after it is the same signal: a CI runner signals the
+ * process group and npm forwards what it got to its child, so one cancel arrives twice. A second
+ * signal meant as one comes after a pause.
+ */
+export const BURST_MS = 1000;
 
 /**
  * SIGINT (Ctrl-C; GitHub Actions' cancel), SIGTERM (GitLab, Docker, Kubernetes) and SIGHUP (a
@@ -37,18 +43,27 @@ export function onInterrupt(io: Output, hooks: InterruptHooks): Interrupt {
   let signal: StopSignal | null = null;
   let resolve!: (signal: StopSignal) => void;
   const received = new Promise<StopSignal>((r) => (resolve = r));
+  let firstAt = 0;
   const handler = (which: NodeJS.Signals) => {
     const now = which as StopSignal;
     if (signal !== null) {
+      if (now === signal && Date.now() - firstAt < BURST_MS) return;
       io.err(`${now} again: exiting now`);
       hooks.onSecond(now);
       process.exit(SIGNAL_EXIT[now]);
     }
     signal = now;
+    firstAt = Date.now();
     hooks.onFirst(now);
     resolve(now);
   };
+  // The launcher (bin/conformance.mjs) went away, killed outright: as a hangup, unless a signal
+  // it forwarded already stops the run.
+  const launcherGone = () => {
+    if (signal === null) handler('SIGHUP');
+  };
   for (const name of SIGNALS) process.on(name, handler);
+  if (process.channel) process.on('disconnect', launcherGone);
   const claim = () => {
     for (const name of SIGNALS) for (const listener of process.listeners(name)) if (listener !== handler) process.off(name, listener);
   };
@@ -67,6 +82,7 @@ export function onInterrupt(io: Output, hooks: InterruptHooks): Interrupt {
     dispose: () => {
       if (guard) clearInterval(guard);
       for (const name of SIGNALS) process.off(name, handler);
+      process.off('disconnect', launcherGone);
     },
   };
 }

@@ -15,7 +15,6 @@ import { guardOutput } from '../secrets/leak-scan.js';
 import { publishRun } from '../report/publish.js';
 import { baselineExitCode, readReportFile } from '../report/baseline.js';
 import { verdictLines } from '../report/terminal.js';
-import { sleep } from '../sleep.js';
 import { cleanupCreated } from './cleanup.js';
 import { onInterrupt, SIGNAL_EXIT, type StopSignal } from './interrupt.js';
 import type { RunContext } from '../check/run-context.js';
@@ -37,6 +36,7 @@ import { runModeOf } from '../config/run-mode.js';
 import type { RecordCollector, RunParts } from './parts.js';
 import { runSuites } from './suites.js';
 import { writeStoppedReport } from './stopped-report.js';
+import { provisionalReport } from './provisional-report.js';
 import { openTarget, type Target } from './target.js';
 import { clauseResults, notRunCount, stoppedResults, verdictOf, type ClauseContext, type ClauseResult } from '../verdict/verdict.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
@@ -53,7 +53,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
   const state: {
     target: Target | null;
     broker: Broker | null;
-    seed: number | null;
+    /** Drawn as the run starts: every report of it, the provisional one too, names it. */
+    seed: number;
     notes: readonly string[];
     collector: RecordCollector | null;
     clauses: ClauseContext | null;
@@ -61,7 +62,17 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     teardown: ((withinMs?: number) => Promise<unknown>) | null;
     /** The key path the run found by probing, which the cleanup command must be told. */
     foundKeyPath: string | null;
-  } = { target: null, broker: null, seed: null, notes: [], collector: null, clauses: null, signingKey: null, teardown: null, foundKeyPath: null };
+  } = {
+    target: null,
+    broker: null,
+    seed: settings.seed ?? randomInt(2 ** 31 - 1),
+    notes: [],
+    collector: null,
+    clauses: null,
+    signingKey: null,
+    teardown: null,
+    foundKeyPath: null,
+  };
   let served: RunningBroker | null = null;
   let running: Vitest | null = null;
   let heartbeat: Heartbeat | null = null;
@@ -75,8 +86,10 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     },
     onSecond: () => io.err(liveKeysLine(state.broker?.ledger.outstanding('api_key') ?? [], settings, state.foundKeyPath)),
   });
-  const stopReport = (kind: Stopped['kind'], because: string, results: readonly ClauseResult[], signal?: StopSignal) =>
-    writeStoppedReport({
+  const stopReport = (kind: Stopped['kind'], because: string, results: readonly ClauseResult[], signal?: StopSignal) => {
+    // The run's own report replaces the provisional one, which is never written after it.
+    if (kind !== 'unfinished') provisional.close();
+    return writeStoppedReport({
       // The provisional report is replaced at the end: a CI page's summary gets the final one only.
       stepSummary: kind !== 'unfinished',
       settings,
@@ -94,6 +107,11 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
       suiteFaults: state.collector?.suiteFaults ?? [],
       signingKey: state.signingKey,
     });
+  };
+  // A run killed outright leaves this report, written as the run starts and again as its ledger changes.
+  const provisional = provisionalReport(() => {
+    if (!settings.dryRun) stopReport('unfinished', 'the run did not finish', stoppedResults([], state.clauses, 'the run did not finish'));
+  });
   /** A signal ended the run: the keys deleted within the teardown's bound, then a report that says so. */
   const interrupted = async (signal: StopSignal): Promise<number> => {
     const teardownStart = Date.now();
@@ -117,16 +135,16 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     // So is a signing key that cannot sign: the run would end with reports nobody can trust.
     state.signingKey = settings.signKey ? loadSigningKey(settings.signKey) : null;
     const signingKey = state.signingKey;
+    const seed = state.seed;
     // A provisional report, replaced at the end: a run killed outright leaves one that says it did not finish.
-    if (!settings.dryRun) stopReport('unfinished', 'the run did not finish', stoppedResults([], null, 'the run did not finish'));
+    provisional.write();
     state.target = await openTarget(settings, parts.startEmbeddedTarget);
     const target = state.target;
     const { baseUrl, keys, loaded } = target;
     const profile = loaded.profile;
     // Before the first request: a certificate needs every MUST clause able to apply.
     if (settings.certify) checkProfileCertifiable({ profile, hasOtherAccountKey: keys.other !== null }, profile.name);
-    const seed = settings.seed ?? randomInt(2 ** 31 - 1);
-    state.seed = seed;
+    provisional.write();
     const runId = newRunId(startedAt);
     const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
     const broker = new Broker({
@@ -142,6 +160,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
       },
     });
     state.broker = broker;
+    broker.ledger.watch(() => provisional.refresh());
     if (interrupt.signal) broker.pacer.stop(`the run was interrupted by ${interrupt.signal}`);
     const guarded = guardOutput(io, broker.redactor);
     heartbeat = startHeartbeat({
@@ -270,7 +289,12 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received]);
     if (signal) {
       // The checks in flight get a moment to end (their waits were cut), never the whole teardown.
-      await Promise.race([suites.catch(() => undefined), sleep(Math.min(STOP_GRACE_MS, settings.teardownTimeoutMs / 4))]);
+      // The grace's timer is cleared once they have: left pending, it kept the process alive for
+      // its whole 2 s after the report was written, and the launcher's exit with it.
+      let grace: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((resolve) => (grace = setTimeout(resolve, Math.min(STOP_GRACE_MS, settings.teardownTimeoutMs / 4))));
+      await Promise.race([suites.catch(() => undefined), graceOver]);
+      clearTimeout(grace);
       return await interrupted(signal);
     }
     process.exitCode = 0;
@@ -278,6 +302,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
 
     const results = clauseResults(collector.records, state.clauses);
     const clauses = state.clauses;
+    provisional.close();
     const { document, verdict, published } = publishRun({
       document: {
         results,
@@ -336,6 +361,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     }
     throw error;
   } finally {
+    provisional.close();
     interrupt.dispose();
     heartbeat?.stop();
     try {
@@ -355,12 +381,22 @@ const STOP_GRACE_MS = 2000;
 /** Errors of the preflight (the target, not the settings). */
 const PREFLIGHT_CODES: ReadonlySet<string> = new Set(['CONF_TARGET_UNREACHABLE', 'CONF_TARGET_REDIRECTED', 'CONF_TARGET_NOT_API', 'CONF_KEY_REJECTED']);
 
-/** Keys still live on the target, by name and id, and the exact command that deletes them. */
+/** Keys named one a line, at most this many: a pool of fifty is read in the ledger, not in a CI log. */
+const LISTED_KEYS = 10;
+
+/**
+ * Keys still live on the target and the exact command that deletes them, on the first line; then
+ * each key by name and id, one a line (the command is what a reader copies: it comes first).
+ */
 function liveKeysLine(live: readonly LedgerEntry[], settings: Settings, keyPath: string | null): string {
   if (live.length === 0) return 'no key of this run is live on the target';
-  const names = live.map((e) => `${e.name ?? '(no name)'} [${e.id}]`).join(', ');
-  if (settings.baseUrl === null) return `${live.length} key(s) of the embedded reference server were not deleted: they end with it (${names})`;
-  return `${live.length} key(s) still live on the target: ${names}; delete them with: ${cleanupCommand(settings, keyPath)}`;
+  const names = live.slice(0, LISTED_KEYS).map((e) => `  ${e.name ?? '(no name)'} [${e.id}]`);
+  if (live.length > LISTED_KEYS) names.push(`  … and ${live.length - LISTED_KEYS} more (the ledger lists them)`);
+  const first =
+    settings.baseUrl === null
+      ? `${live.length} key(s) of the embedded reference server were not deleted: they end with it`
+      : `${live.length} key(s) still live on the target: delete them with: ${cleanupCommand(settings, keyPath)}`;
+  return [first, ...names].join('\n');
 }
 
 /** `conformance cleanup` with the settings that reach the same target and ledger. */

@@ -10,6 +10,12 @@ import type { ConformanceDocument } from '../../src/report/document.js';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin/conformance.mjs');
 
+/**
+ * The process the tests start is the run itself, without the launcher of bin/conformance.mjs in
+ * front of it: a test's signal or SIGKILL reaches the run alone. test/launchers.test.ts tests the launcher.
+ */
+export const DIRECT_RUN = { CONFORMANCE_LAUNCHED: 'direct' } as const;
+
 export interface CliResult {
   readonly exitCode: number;
   readonly stdout: string;
@@ -23,7 +29,11 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
   const reportDir = join(cwd, 'reports');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--report-dir', reportDir, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, '--report-dir', reportDir, ...args], {
+      cwd,
+      env: { ...clean, ...DIRECT_RUN, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

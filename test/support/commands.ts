@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MUTANTS, type MutantName } from '../../mutants/index.js';
 import { startReference, type Modification, type RunningReference } from '../../reference/server.js';
-import { ROOT } from './cli.js';
+import { DIRECT_RUN, ROOT } from './cli.js';
 
 export interface CommandResult {
   readonly exitCode: number;
@@ -35,7 +35,7 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && !name.startsWith('GITHUB_')),
   );
-  return { ...clean, ...env };
+  return { ...clean, ...DIRECT_RUN, ...env };
 }
 
 export function scratch(prefix = 'conformance-'): string {
