@@ -80,7 +80,10 @@ export function writeStoppedReport(run: StoppedRun): Published {
     stopped,
   });
   mkdirSync(run.settings.reportDir, { recursive: true });
-  return publish(document, run.settings.reportDir, redactor, run.signingKey ?? null, run.stepSummary ?? true, run.broker?.log() ?? []);
+  // The provisional report is written again as the ledger changes: its HAR stays empty, or every
+  // rewrite would render the whole log so far (megabytes, each second) for a report meant to be replaced.
+  const harLog = run.kind === 'unfinished' ? [] : (run.broker?.log() ?? []);
+  return publish(document, run.settings.reportDir, redactor, run.signingKey ?? null, run.stepSummary ?? true, harLog);
 }
 
 /** Before the broker exists: the configured secrets alone. */
