@@ -113,7 +113,10 @@ export class Pacer {
   /**
    * Resolves with the index of the bucket, among `buckets` (keys of one account), that allows a
    * request soonest, and counts the request in flight there: work spread over several keys waits
-   * for none of them while another has budget. Ties go to the bucket with the most room left.
+   * for none of them while another has budget. Ties go to the bucket with the most room left, and
+   * the first bucket (the configured key) goes last: it alone carries what cannot be spread
+   * (deletions, unpaced and 429-seeking requests, the teardown), so the keys that can take
+   * anything are spent first and the configured key's window is kept for that work.
    */
   async acquireAny(buckets: readonly string[]): Promise<number> {
     let best = 0;
@@ -128,14 +131,17 @@ export class Pacer {
     return best;
   }
 
-  /** The index of the bucket that allows a request soonest; of those that do now, the one with most room. */
+  /**
+   * The index of the bucket that allows a request soonest; of those that do now, the one with most
+   * room, the first bucket only when no other allows one now.
+   */
   #soonest(buckets: readonly string[]): number {
     let best = 0;
     let bestDelay = Number.POSITIVE_INFINITY;
     let bestRoom = Number.NEGATIVE_INFINITY;
     buckets.forEach((bucket, index) => {
       const delay = Math.max(0, this.delay(bucket, false));
-      const room = this.#room(bucket);
+      const room = index === 0 && buckets.length > 1 ? Number.NEGATIVE_INFINITY : this.#room(bucket);
       if (delay < bestDelay || (delay === bestDelay && room > bestRoom)) [best, bestDelay, bestRoom] = [index, delay, room];
     });
     return best;
