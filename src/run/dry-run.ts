@@ -5,6 +5,7 @@ import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates, submissionPlan, type RequestEstimates } from './estimates.js';
 import type { Selection } from '../clauses/selection.js';
 import { writePlan, writePlanLines } from './write-plan.js';
+import { schedule, scheduleLines, SECONDS_PER_REQUEST } from './schedule.js';
 
 export interface DryRunInput {
   readonly profile: Profile;
@@ -21,6 +22,10 @@ export interface DryRunInput {
   readonly deletionDeclared?: boolean;
   /** `--leave-keys`. @default false */
   readonly leaveKeys?: boolean;
+  /** Seconds until the target's current window ends, from the preflight (`targetPace`). @default unknown */
+  readonly firstWindowEndsInS?: number | null;
+  /** Seconds a request takes at the target's pace (`targetPace`). @default SECONDS_PER_REQUEST */
+  readonly secondsPerRequest?: number;
 }
 
 /**
@@ -34,13 +39,15 @@ export function dryRunLines(input: DryRunInput): string[] {
   const keys = input.keys ?? 1;
   const propertyRuns = input.propertyRuns ?? estimates.measuredWith.propertyRuns;
   const total = estimate(estimates, input, keys, propertyRuns);
+  const planned = schedule(estimates, { ...input, keys, propertyRuns });
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
+  const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
   const lines = [
     `dry run: ${total.checks} checks would run, ${total.leftOut} left out`,
     ...FAMILIES.map((family) => {
       const part = estimate({ ...estimates, checks: estimates.checks.filter((c) => familyOf(c.clause) === family) }, input, 1, propertyRuns);
       const sent = part.requests.main + part.requests.other + part.requests.created + part.requests.anonymous;
-      return `  ${family.padEnd(5)} ${String(part.checks).padStart(3)} checks, about ${sent} requests`;
+      return `  ${family.padEnd(5)} ${String(part.checks).padStart(3)} checks, about ${sent} requests, ${(sent * perRequest).toFixed(1)} s of them`;
     }),
     `requests: about ${total.requests.main} on the main key, ${total.requests.other} on the second account's, ` +
       `${total.requests.created} on keys the run creates, ${total.requests.anonymous} without a key`,
@@ -48,8 +55,9 @@ export function dryRunLines(input: DryRunInput): string[] {
       ? `keys: up to ${keys}, the configured one and ${keys - 1} the run creates and deletes (--max-keys), about ${Math.ceil(total.requests.main / keys)} requests each`
       : 'keys: the configured one alone',
     `time: at ${perKeyPerMinute} a key and ${unauthenticatedPerMinute} without a key per ${windowSeconds} s, ` +
-      `at least ${Math.max(1, Math.ceil(total.windows))} window(s), about ${Math.max(windowSeconds, total.seconds)} s, the floor set by ${total.floorSetBy}` +
+      `at least ${Math.max(1, planned.windows)} window(s), about ${Math.round(planned.seconds)} s by the schedule below` +
       ` (at ${propertyRuns} cases a property)`,
+    ...scheduleLines(planned),
   ];
   const notRun = CLAUSE_IDS.flatMap((id) => {
     const cause = notRunCause(id, { ...input, readOnly: false });

@@ -25,7 +25,8 @@ import { inferKeyPrefix } from '../keys/prefix.js';
 import { createKeyPool } from '../keys/pool.js';
 import { poolSizeFor } from '../keys/pool-size.js';
 import { clockMarginMs } from '../pacing/margin.js';
-import { estimate, loadEstimates, type Estimate } from './estimates.js';
+import { estimate, loadEstimates } from './estimates.js';
+import { planLine, remainingSeconds, schedule, targetPace, type Schedule } from './schedule.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { Output } from '../output.js';
 import { preflight } from '../target/preflight.js';
@@ -65,6 +66,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
   let served: RunningBroker | null = null;
   let running: Vitest | null = null;
   let heartbeat: Heartbeat | null = null;
+  // The schedule, made once the preflight has seen the target's window and pace; the estimate counts down from it.
+  let planned: { readonly plan: Schedule; readonly at: number; readonly sentBefore: number } | null = null;
   const interrupt = onInterrupt(io, {
     onFirst: (signal) => {
       io.err(
@@ -145,7 +148,14 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     heartbeat = startHeartbeat({
       io: guarded,
       waits: () => broker.waits(),
-      remainingS: () => expectedRemainingS(broker, state.collector !== null ? expectedRun : null),
+      remainingS: () =>
+        planned && state.collector !== null
+          ? remainingSeconds(planned.plan, {
+              elapsedS: (Date.now() - planned.at) / 1000,
+              sent: broker.log().length - planned.sentBefore,
+              waitS: Math.max(0, ...broker.waits().map((w) => (w.until - Date.now()) / 1000)),
+            })
+          : null,
       live: process.stdout.isTTY && !process.env.CI ? (text: string) => void process.stdout.write(text) : null,
     });
     io = heartbeat.io;
@@ -194,13 +204,18 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     const oneKeyMainRequests = () =>
       estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey: keys.other !== null }, 1, propertyRuns).requests.main;
     const poolSize = poolSizeFor(settings, oneKeyMainRequests, profile.limits.perKeyPerMinute);
-    const expectedRun = estimate(
-      estimates,
-      { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey: keys.other !== null },
-      poolSize,
-      propertyRuns,
-    );
     const maxSubmissions = settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS;
+    const pace = targetPace(broker.log(), profile.limits.windowSeconds);
+    const plan = schedule(estimates, {
+      profile,
+      selection,
+      readOnly: settings.readOnly,
+      hasOtherAccountKey: keys.other !== null,
+      keys: poolSize,
+      propertyRuns,
+      ...pace,
+    });
+    planned = { plan, at: Date.now(), sentBefore: broker.log().length };
     if (settings.dryRun) {
       const lines = dryRunLines({
         profile,
@@ -212,6 +227,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         maxSubmissions,
         deletionDeclared: keyDeletion.source === 'declared',
         leaveKeys: settings.leaveKeys,
+        ...pace,
       });
       for (const line of lines) io.out(line);
       return 0;
@@ -227,6 +243,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
 
     const pool = await createKeyPool({ http, broker, profile, keyPrefix, keyDeletion, runId, baseUrl, size: poolSize });
     if (pool.note) io.out(`  note: ${pool.note}`);
+    io.out(`  ${planLine(plan)}`);
 
     const context: RunContext = {
       runId,
@@ -369,14 +386,6 @@ export function cleanupCommand(settings: Settings, keyPath: string | null = null
   if (settings.profileFile) parts.push('--profile', quote(settings.profileFile));
   if (keyPath) parts.push('--key-path', quote(keyPath));
   return parts.join(' ');
-}
-
-/** Seconds the run probably still needs: the estimate less the share of its requests already sent. */
-function expectedRemainingS(broker: Broker, expected: Estimate | null): number | null {
-  if (!expected) return null;
-  const total = expected.requests.main + expected.requests.other + expected.requests.created + expected.requests.anonymous;
-  if (total === 0) return null;
-  return Math.max(0, expected.seconds * (1 - broker.log().length / total));
 }
 
 /** Runs `fn` the first time only; later calls get the same promise. */

@@ -1,0 +1,221 @@
+import type { Selection } from '../clauses/selection.js';
+import type { Exchange } from '../http/exchange.js';
+import { rateHeaders } from '../http/rate-headers.js';
+import { notRunCause } from '../clauses/applicability.js';
+import type { Profile } from '../profile/profile.js';
+import { estimate, keyPlan, type Estimate, type RequestEstimates } from './estimates.js';
+
+/**
+ * The run's schedule, made before its first check: the requests each rate-limit budget carries
+ * (the configured key, each key of the pool, the second account's key, the budget without a key),
+ * the windows each needs, the checks that wait a window out, and the wall time all that predicts.
+ * `--dry-run` prints it; the run makes it again from the target's first answers (where its window
+ * ends, how fast it answers), the heartbeat counts down from it, and the report sets it against
+ * what the run took.
+ */
+export interface Schedule {
+  /** Keys of the main account the work is spread over, the configured one included. */
+  readonly keys: number;
+  readonly budgets: readonly PlannedBudget[];
+  /** Windows the busiest budget needs: the floor the limits set (at least one where a check waits one out). */
+  readonly windows: number;
+  /** The checks that wait for a window to end, whose wait the rest of the run overlaps. */
+  readonly waits: readonly string[];
+  readonly windowSeconds: number;
+  /** Seconds until the target's current window ends, as its X-RateLimit-Reset said; null: not known (a whole window is assumed). */
+  readonly firstWindowEndsInS: number | null;
+  /** Seconds the run's requests take one after another at the target's pace, waits aside. */
+  readonly workSeconds: number;
+  /** The predicted wall time of the run, start to report. */
+  readonly seconds: number;
+  /** The wall time wherever in a window the run starts (the first window whole). */
+  readonly worstSeconds: number;
+  /** Requests in all, planned 429s included. */
+  readonly requests: number;
+}
+
+/** A rate-limit budget the schedule fills: whose, how many requests, its ceiling a window, the windows they need. */
+export interface PlannedBudget {
+  readonly who: string;
+  /** How many budgets of the kind (the pool's keys: one line for them all); requests are each one's. */
+  readonly count: number;
+  readonly requests: number;
+  readonly ceiling: number;
+  readonly windows: number;
+}
+
+export interface ScheduleInput {
+  readonly profile: Profile;
+  readonly selection: Selection;
+  readonly readOnly: boolean;
+  readonly hasOtherAccountKey: boolean;
+  /** Keys the main key's work is spread over, the configured one included (`poolSizeFor`). */
+  readonly keys: number;
+  readonly propertyRuns: number;
+  /** Seconds until the target's current window ends (the preflight's X-RateLimit-Reset); null where unknown. */
+  readonly firstWindowEndsInS?: number | null;
+  /** Seconds one request takes, the harness's own work included (the preflight's pace). @default SECONDS_PER_REQUEST */
+  readonly secondsPerRequest?: number;
+}
+
+/** A request's cost on this machine against a target next to it: the harness, the check, the reference. */
+export const SECONDS_PER_REQUEST = 0.002;
+
+/** Starting the checks (vitest and the suites' modules), before the first check's request. */
+const STARTUP_S = 2.5;
+/** Closing: the run-wide judges, the teardown's deletions aside, the reports and their scan. */
+const CLOSING_S = 2;
+/**
+ * Requests the configured key sends besides the checks' share: the preflight, the key deletion
+ * probe, the test that the pool's keys have budgets apart.
+ */
+const OWN_REQUESTS = 12;
+/** The check whose burst without a key counts the run's other requests without a key (suites/rate-limits.suite.ts). */
+const HEADERLESS_BURST = { clause: 'RATE-7', key: 'ceiling-without-key' } as const;
+/** The checks that wait for a window to end, in words. */
+const WINDOW_WAITS: readonly { clause: string; key: string; words: string }[] = [
+  { clause: 'RATE-5', key: 'retry-after-honoured', words: "RATE-5 (the exhausted key's Retry-After)" },
+];
+
+/**
+ * Places the selected checks' requests on the run's budgets (the request estimates,
+ * `fixtures/request-estimates.json`) and predicts the wall time: the busiest budget's windows,
+ * a wait for the end of a window where a check needs one, and the requests' own pace.
+ */
+export function schedule(estimates: RequestEstimates, input: ScheduleInput): Schedule {
+  const { perKeyPerMinute: perKey, unauthenticatedPerMinute: perIp, windowSeconds } = input.profile.limits;
+  const whole: Estimate = estimate(estimates, input, input.keys, input.propertyRuns);
+  const selected = (clause: string, key: string) => {
+    const c = estimates.checks.find((x) => x.clause === clause && x.key === key);
+    return c !== undefined && notRunCause(c.clause, input, c) === null;
+  };
+  const keysByChecks = keyPlan(estimates, input, input.propertyRuns).byChecks;
+  const poolKeys = input.keys - 1;
+  // The configured key alone deletes keys and carries what is not spread; the pool takes the rest, the configured key its overflow.
+  const unspread = Math.min(whole.requests.main, keysByChecks);
+  const spread = whole.requests.main - unspread;
+  const perPoolKey = poolKeys > 0 ? Math.min(perKey, Math.ceil(spread / poolKeys)) : 0;
+  const overflow = Math.max(0, spread - perPoolKey * poolKeys);
+  const mainOwn = OWN_REQUESTS + 2 * poolKeys + unspread + overflow;
+  // Held back on the configured key for the teardown: one request per live key.
+  const mainCeiling = Math.max(1, perKey - (poolKeys + 1));
+  // One window without a key: the others' requests count toward the burst, which sends the rest.
+  const burst = selected(HEADERLESS_BURST.clause, HEADERLESS_BURST.key) && !input.readOnly;
+  const burstRequests = burst ? perIp + 1 : 0;
+  const others = burst ? Math.max(0, whole.requests.anonymous - burstRequests) : whole.requests.anonymous;
+  const withoutKey = burst && others <= perIp ? Math.max(others + 1, burstRequests) : others + burstRequests;
+  const windowsOf = (requests: number, ceiling: number, planned429 = 0) => Math.max(requests > 0 ? 1 : 0, Math.ceil((requests - planned429) / ceiling));
+  const budgets: PlannedBudget[] = [
+    { who: 'the configured key', count: 1, requests: mainOwn, ceiling: mainCeiling, windows: windowsOf(mainOwn, mainCeiling) },
+    ...(poolKeys > 0 ? [{ who: 'keys of the pool', count: poolKeys, requests: perPoolKey, ceiling: perKey, windows: windowsOf(perPoolKey, perKey) }] : []),
+    ...(whole.requests.other > 0
+      ? [{ who: "the second account's key", count: 1, requests: whole.requests.other, ceiling: perKey, windows: windowsOf(whole.requests.other, perKey) }]
+      : []),
+    ...(withoutKey > 0
+      ? [{ who: 'requests without a key', count: 1, requests: withoutKey, ceiling: perIp, windows: windowsOf(withoutKey, perIp, burst ? 1 : 0) }]
+      : []),
+  ];
+  const waits = input.readOnly ? [] : WINDOW_WAITS.filter((w) => selected(w.clause, w.key)).map((w) => w.words);
+  const windows = Math.max(waits.length > 0 ? 1 : 0, ...budgets.map((b) => b.windows));
+  // The pool's own: creating each key and its first use, then its deletion in the teardown.
+  const requests = whole.requests.main + whole.requests.other + whole.requests.created + withoutKey + OWN_REQUESTS + 3 * poolKeys;
+  const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
+  const workSeconds = STARTUP_S + requests * perRequest;
+  const closing = CLOSING_S + poolKeys * perRequest;
+  const wallFor = (firstEnd: number) => {
+    if (windows === 0) return workSeconds + closing;
+    // The last window the work needs ends (windows - 1) windows after the first; a check that waits
+    // one out waits for it. A first window that ends before the work reaches its waiting checks
+    // (the rate-limit suite, near the end) adds one.
+    const reachesWaits = workSeconds * 0.9;
+    const late = waits.length > 0 && windows === 1 && firstEnd < reachesWaits ? 1 : 0;
+    const windowsEnd = firstEnd + (windows - 1 + late) * windowSeconds;
+    return Math.max(windowsEnd, workSeconds) + closing;
+  };
+  const firstEnd = input.firstWindowEndsInS ?? null;
+  const worstSeconds = wallFor(windowSeconds);
+  return {
+    keys: input.keys,
+    budgets,
+    windows,
+    waits,
+    windowSeconds,
+    firstWindowEndsInS: firstEnd,
+    workSeconds,
+    seconds: firstEnd === null ? worstSeconds : wallFor(firstEnd),
+    worstSeconds,
+    requests,
+  };
+}
+
+/** The schedule in lines for `--dry-run` and the run's start. */
+export function scheduleLines(plan: Schedule): string[] {
+  const s = (seconds: number) => `${Math.round(seconds)} s`;
+  const budgetLine = (b: PlannedBudget) =>
+    `  ${b.count > 1 ? `${b.count} ${b.who}` : b.who}: about ${b.requests} requests${b.count > 1 ? ' each' : ''} of ${b.ceiling} a window, ${b.windows} window(s)`;
+  const phase =
+    plan.firstWindowEndsInS === null
+      ? ''
+      : ` if it starts now (the target's window ends in ${s(plan.firstWindowEndsInS)}); ${s(plan.worstSeconds)} if it starts as a window begins`;
+  return [
+    `schedule: ${plan.requests} requests over ${plan.windows} window(s) of ${plan.windowSeconds} s`,
+    ...plan.budgets.map(budgetLine),
+    ...plan.waits.map((w) => `  waits for the end of a window: ${w}, overlapping the rest of the run`),
+    `  wall time: about ${s(plan.seconds)}${phase} (${s(plan.workSeconds)} of requests one after another)`,
+  ];
+}
+
+/**
+ * Where the target's current window ends and how fast it answers, from the run's first exchanges
+ * (the preflight): the schedule's first window and its pace. A Reset that is no Unix time within a
+ * window of now says nothing of the window (another convention, a sliding window): unknown.
+ */
+export function targetPace(
+  log: readonly Exchange[],
+  windowSeconds: number,
+  now = Date.now(),
+): { readonly firstWindowEndsInS: number | null; readonly secondsPerRequest: number } {
+  const keyed = log.filter((e) => e.auth === 'main' && e.response !== undefined);
+  const reset = keyed.length > 0 ? rateHeaders(keyed[keyed.length - 1]!.response!.headers).reset : null;
+  const endsInS = reset === null ? null : reset - now / 1000;
+  const firstWindowEndsInS = endsInS !== null && endsInS > 0 && endsInS <= windowSeconds + 1 ? endsInS : null;
+  // The quickest answer: the first ones are slow with the connection's setup and a cold start.
+  const quickest = Math.min(...log.map((e) => e.durationMs / 1000));
+  return { firstWindowEndsInS, secondsPerRequest: Math.max(SECONDS_PER_REQUEST, Number.isFinite(quickest) ? quickest : 0) };
+}
+
+/** Where the run stands, for the estimate of the time it still needs. */
+export interface Progress {
+  /** Seconds since the schedule was made. */
+  readonly elapsedS: number;
+  /** Requests sent since the schedule was made. */
+  readonly sent: number;
+  /** Seconds until the longest wait for a budget going on now ends; 0 without one. */
+  readonly waitS: number;
+}
+
+/**
+ * Seconds the run still needs, by its schedule: the planned end, counted down, unless the run has
+ * fallen behind it, when what is left says more: the requests still to send at the target's pace,
+ * or a wait going on now and the windows still planned after it.
+ */
+export function remainingSeconds(plan: Schedule, progress: Progress): number {
+  const perRequest = (plan.workSeconds - STARTUP_S) / Math.max(1, plan.requests);
+  const left = Math.max(0, plan.requests - progress.sent);
+  const closing = CLOSING_S;
+  const planned = plan.seconds - progress.elapsedS;
+  const work = left * perRequest + closing;
+  // A wait now, and the windows the requests left still need after it.
+  const mainAccount = plan.budgets.filter((b) => b.who === 'the configured key' || b.who === 'keys of the pool');
+  const perWindow = mainAccount.reduce((sum, b) => sum + b.ceiling * b.count, 0);
+  const windowsAfter = progress.waitS > 0 && perWindow > 0 ? Math.max(0, Math.ceil(left / perWindow) - 1) : 0;
+  const waiting = progress.waitS > 0 ? progress.waitS + windowsAfter * plan.windowSeconds + closing : 0;
+  return Math.max(0, planned, work, waiting);
+}
+
+/** The schedule in one line for the run's start: "schedule: about 64 s, 1 window(s) of 60 s, 21 keys, ...". */
+export function planLine(plan: Schedule): string {
+  const phase = plan.firstWindowEndsInS === null ? '' : `, the target's window ending in ${Math.round(plan.firstWindowEndsInS)} s`;
+  const waits = plan.waits.length > 0 ? `; waits for a window: ${plan.waits.join(', ')}` : '';
+  return `schedule: about ${Math.round(plan.seconds)} s for about ${plan.requests} requests, ${plan.windows} window(s) of ${plan.windowSeconds} s over ${plan.keys} key(s)${phase}${waits}`;
+}
