@@ -9,6 +9,7 @@ import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { bucketOfCredential, closeDispatcher, HttpClient } from '../http/client.js';
+import { bucketOf } from '../http/request.js';
 import { loadSigningKey, type SigningKey } from '../integrity/signing-key.js';
 import type { Stopped } from '../report/document.js';
 import { guardOutput } from '../secrets/leak-scan.js';
@@ -26,7 +27,7 @@ import { createKeyPool } from '../keys/pool.js';
 import { poolSizeFor } from '../keys/pool-size.js';
 import { clockMarginMs } from '../pacing/margin.js';
 import { estimate, loadEstimates } from './estimates.js';
-import { planLine, remainingSeconds, schedule, targetPace, type Schedule } from './schedule.js';
+import { planLine, remainingSeconds, schedule, scheduleRecord, targetPace, type Schedule } from './schedule.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { Output } from '../output.js';
 import { preflight } from '../target/preflight.js';
@@ -308,6 +309,11 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         endedAt: new Date(),
         log: broker.log(),
         waitedMs: broker.pacer.waitedMs,
+        schedule: scheduleRecord(planned.plan, planned.at - startedAt.getTime(), broker.log(), {
+          main: bucketOfCredential('main', keys),
+          pool: pool.keys.map((key) => bucketOf(`Bearer ${key}`)),
+          other: keys.other !== null ? bucketOfCredential('other', keys) : null,
+        }),
         ledger: broker.ledger.entries,
         preflightNotes: checked.notes,
       },

@@ -1,6 +1,7 @@
 import type { Selection } from '../clauses/selection.js';
 import type { Exchange } from '../http/exchange.js';
 import { rateHeaders } from '../http/rate-headers.js';
+import type { ScheduleRecord } from '../report/document.js';
 import { notRunCause } from '../clauses/applicability.js';
 import type { Profile } from '../profile/profile.js';
 import { estimate, keyPlan, type Estimate, type RequestEstimates } from './estimates.js';
@@ -72,6 +73,15 @@ const CLOSING_S = 2;
 const OWN_REQUESTS = 12;
 /** The check whose burst without a key counts the run's other requests without a key (suites/rate-limits.suite.ts). */
 const HEADERLESS_BURST = { clause: 'RATE-7', key: 'ceiling-without-key' } as const;
+/**
+ * The checks that share one key exhausted on purpose (suites/rate-limits.suite.ts): its burst is no
+ * one check's evidence, so the request estimates do not count it.
+ */
+const EXHAUSTED_KEY = [
+  { clause: 'RATE-3', key: 'ceiling-with-key' },
+  { clause: 'RATE-5', key: 'retry-after-honoured' },
+  { clause: 'RATE-6', key: 'created-key-apart' },
+] as const;
 /** The checks that wait for a window to end, in words. */
 const WINDOW_WAITS: readonly { clause: string; key: string; words: string }[] = [
   { clause: 'RATE-5', key: 'retry-after-honoured', words: "RATE-5 (the exhausted key's Retry-After)" },
@@ -115,10 +125,14 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
       ? [{ who: 'requests without a key', count: 1, requests: withoutKey, ceiling: perIp, windows: windowsOf(withoutKey, perIp, burst ? 1 : 0) }]
       : []),
   ];
+  if (!input.readOnly && EXHAUSTED_KEY.some((c) => selected(c.clause, c.key))) {
+    budgets.push({ who: 'a key exhausted on purpose', count: 1, requests: perKey + 2, ceiling: perKey, windows: 1 });
+  }
+  const exhaustion = budgets.find((b) => b.who === 'a key exhausted on purpose')?.requests ?? 0;
   const waits = input.readOnly ? [] : WINDOW_WAITS.filter((w) => selected(w.clause, w.key)).map((w) => w.words);
   const windows = Math.max(waits.length > 0 ? 1 : 0, ...budgets.map((b) => b.windows));
   // The pool's own: creating each key and its first use, then its deletion in the teardown.
-  const requests = whole.requests.main + whole.requests.other + whole.requests.created + withoutKey + OWN_REQUESTS + 3 * poolKeys;
+  const requests = whole.requests.main + whole.requests.other + whole.requests.created + exhaustion + withoutKey + OWN_REQUESTS + 3 * poolKeys;
   const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
   const workSeconds = STARTUP_S + requests * perRequest;
   const closing = CLOSING_S + poolKeys * perRequest;
@@ -218,4 +232,39 @@ export function planLine(plan: Schedule): string {
   const phase = plan.firstWindowEndsInS === null ? '' : `, the target's window ending in ${Math.round(plan.firstWindowEndsInS)} s`;
   const waits = plan.waits.length > 0 ? `; waits for a window: ${plan.waits.join(', ')}` : '';
   return `schedule: about ${Math.round(plan.seconds)} s for about ${plan.requests} requests, ${plan.windows} window(s) of ${plan.windowSeconds} s over ${plan.keys} key(s)${phase}${waits}`;
+}
+
+/**
+ * The schedule beside what the run did, for the report: the predicted wall time from the run's
+ * start (`beforeMs`: the time it took to make the schedule), and each budget's planned requests
+ * beside those its buckets counted (the pool's keys: the most one key carried).
+ */
+export function scheduleRecord(
+  plan: Schedule,
+  beforeMs: number,
+  log: readonly Exchange[],
+  buckets: { readonly main: string; readonly pool: readonly string[]; readonly other: string | null },
+): ScheduleRecord {
+  const sent = new Map<string, number>();
+  const created = new Map<string, number>();
+  let withoutKey = 0;
+  for (const e of log) {
+    if (e.auth === 'none') withoutKey++;
+    else sent.set(e.bucket, (sent.get(e.bucket) ?? 0) + 1);
+    if (e.auth === 'created') created.set(e.bucket, (created.get(e.bucket) ?? 0) + 1);
+  }
+  const actual: Record<string, number> = {
+    'the configured key': sent.get(buckets.main) ?? 0,
+    'keys of the pool': Math.max(0, ...buckets.pool.map((b) => sent.get(b) ?? 0)),
+    "the second account's key": buckets.other ? (sent.get(buckets.other) ?? 0) : 0,
+    'requests without a key': withoutKey,
+    'a key exhausted on purpose': Math.max(0, ...created.values()),
+  };
+  return {
+    plannedMs: Math.round(beforeMs + plan.seconds * 1000),
+    windowSeconds: plan.windowSeconds,
+    windows: plan.windows,
+    keys: plan.keys,
+    budgets: plan.budgets.map((b) => ({ who: b.who, count: b.count, planned: b.requests, actual: actual[b.who] ?? 0 })),
+  };
 }
