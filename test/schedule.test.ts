@@ -3,7 +3,7 @@ import { referenceProfile } from '../reference/server.js';
 import { propertyBudget } from '../src/check/property-budget.js';
 import { poolSizeFor } from '../src/keys/pool-size.js';
 import { estimate, loadEstimates, type RequestEstimates } from '../src/run/estimates.js';
-import { remainingSeconds, schedule, type ScheduleInput } from '../src/run/schedule.js';
+import { remainingSeconds, schedule, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
 
 // Issue 33: a schedule before the first request, and a goal it is held to.
 
@@ -60,17 +60,58 @@ describe('the schedule', () => {
 });
 
 describe('the estimate of the time left', () => {
-  test('counts down from the schedule while the run keeps to it', () => {
-    const plan = schedule(loadEstimates(), { ...fullRun(loadEstimates()), firstWindowEndsInS: 60 });
-    const at = (elapsedS: number) => remainingSeconds(plan, { elapsedS, sent: Math.min(plan.requests, elapsedS * 200), waitS: 0 });
-    const readings = [0, 10, 20, 30, 40, 50].map(at);
+  const oneKey = () => {
+    const estimates = loadEstimates();
+    return schedule(estimates, { ...fullRun(estimates), keys: 1, firstWindowEndsInS: 60 });
+  };
+
+  test('counts down as the checks finish and the window passes, from the whole schedule to the closing', () => {
+    const plan = oneKey();
+    const ids = [...plan.perCheck.keys()];
+    const at = (share: number, untilResetS: number) =>
+      remainingSeconds(plan, {
+        finished: asPlanned(plan, ids.slice(0, Math.round(ids.length * share))),
+        sent: sentBy(plan, ids.slice(0, Math.round(ids.length * share))),
+        standing: { room: 0, untilResetS },
+        waitS: 0,
+      });
+    const readings = [at(0, 60), at(0.25, 45), at(0.5, 30), at(0.75, 15), at(1, 0)];
     for (let i = 1; i < readings.length; i++) expect(readings[i]!).toBeLessThan(readings[i - 1]!);
-    expect(readings[0]).toBeCloseTo(plan.seconds, 0);
+    // The whole run on one key: its requests over the key's ceiling, in windows.
+    const main = [...plan.perCheck.values()].reduce((sum, c) => sum + c.main, 0);
+    expect(readings[0]).toBeGreaterThanOrEqual(60 + (Math.ceil(main / plan.budgets[0]!.ceiling) - 1) * 60);
+    expect(readings[4]).toBeLessThan(5);
   });
 
-  test('says more than the schedule when the run has fallen behind it: a wait now, and windows after it', () => {
-    const plan = schedule(loadEstimates(), { ...fullRun(loadEstimates()), firstWindowEndsInS: 60 });
-    const behind = remainingSeconds(plan, { elapsedS: plan.seconds, sent: plan.requests / 2, waitS: 30 });
-    expect(behind).toBeGreaterThanOrEqual(30);
+  test('where the finished checks sent half their plan, the checks still to run are expected to send half theirs', () => {
+    const plan = oneKey();
+    const ids = [...plan.perCheck.keys()];
+    const half = ids.slice(0, ids.length / 2);
+    const standing = { room: 0, untilResetS: 30 };
+    const asPlannedLeft = remainingSeconds(plan, { finished: asPlanned(plan, half), sent: sentBy(plan, half), standing, waitS: 0 });
+    const halved = new Map(half.map((id) => [id, Math.floor(plan.perCheck.get(id)!.all / 2)]));
+    expect(remainingSeconds(plan, { finished: halved, sent: sentBy(plan, half) / 2, standing, waitS: 0 })).toBeLessThan(asPlannedLeft);
+  });
+
+  test('a wait going on now, or a check still to wait a window out, is never said to be over before it is', () => {
+    const plan = oneKey();
+    const allButRate5 = asPlanned(
+      plan,
+      [...plan.perCheck.keys()].filter((id) => id !== 'RATE-5/retry-after-honoured'),
+    );
+    expect(remainingSeconds(plan, { finished: allButRate5, sent: 0, standing: { room: 100, untilResetS: 40 }, waitS: 0 })).toBeGreaterThanOrEqual(40);
+    expect(
+      remainingSeconds(plan, { finished: asPlanned(plan, [...plan.perCheck.keys()]), sent: 0, standing: { room: 100, untilResetS: 40 }, waitS: 25 }),
+    ).toBeGreaterThanOrEqual(25);
   });
 });
+
+/** Checks finished, each having sent what the plan said. */
+function asPlanned(plan: Schedule, ids: readonly string[]): Map<string, number> {
+  return new Map(ids.map((id) => [id, plan.perCheck.get(id)!.all]));
+}
+
+/** What those checks sent, as planned, with the run's own requests. */
+function sentBy(plan: Schedule, ids: readonly string[]): number {
+  return plan.ownRequests + ids.reduce((sum, id) => sum + plan.perCheck.get(id)!.all, 0);
+}

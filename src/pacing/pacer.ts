@@ -147,6 +147,17 @@ export class Pacer {
     return best;
   }
 
+  /**
+   * Where a bucket of a key stands: requests it may still send in its window, and when that window
+   * ends (local ms; null where the target named no Reset and the pacer sent nothing in a window).
+   */
+  standing(bucket: string): { readonly room: number; readonly resetAt: number | null } {
+    this.delay(bucket, false); // forgets a window that has ended
+    const state = this.#state(bucket, false);
+    const resetAt = state.resetAt ?? (state.sent.length > 0 ? state.sent[0]! + this.#options.windowMs : null);
+    return { room: Math.max(0, this.#room(bucket)), resetAt };
+  }
+
   /** Requests the bucket may still send in its window, as far as the pacer knows. */
   #room(bucket: string): number {
     const state = this.#state(bucket, false);

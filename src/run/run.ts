@@ -27,7 +27,8 @@ import { createKeyPool } from '../keys/pool.js';
 import { poolSizeFor } from '../keys/pool-size.js';
 import { clockMarginMs } from '../pacing/margin.js';
 import { estimate, loadEstimates } from './estimates.js';
-import { planLine, remainingSeconds, schedule, scheduleRecord, targetPace, type Schedule } from './schedule.js';
+import { checkId, planLine, remainingSeconds, schedule, scheduleRecord, targetPace, type Schedule } from './schedule.js';
+import type { CheckRecord } from '../check/outcome.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { Output } from '../output.js';
 import { preflight } from '../target/preflight.js';
@@ -68,7 +69,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
   let running: Vitest | null = null;
   let heartbeat: Heartbeat | null = null;
   // The schedule, made once the preflight has seen the target's window and pace; the estimate counts down from it.
-  let planned: { readonly plan: Schedule; readonly at: number; readonly sentBefore: number } | null = null;
+  let planned: { readonly plan: Schedule; readonly at: number; readonly sentBefore: number; buckets: readonly string[] } | null = null;
   const interrupt = onInterrupt(io, {
     onFirst: (signal) => {
       io.err(
@@ -149,14 +150,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     heartbeat = startHeartbeat({
       io: guarded,
       waits: () => broker.waits(),
-      remainingS: () =>
-        planned && state.collector !== null
-          ? remainingSeconds(planned.plan, {
-              elapsedS: (Date.now() - planned.at) / 1000,
-              sent: broker.log().length - planned.sentBefore,
-              waitS: Math.max(0, ...broker.waits().map((w) => (w.until - Date.now()) / 1000)),
-            })
-          : null,
+      remainingS: () => (planned && state.collector ? remainingFor(planned, broker, state.collector.records) : null),
       live: process.stdout.isTTY && !process.env.CI ? (text: string) => void process.stdout.write(text) : null,
     });
     io = heartbeat.io;
@@ -216,7 +210,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
       propertyRuns,
       ...pace,
     });
-    planned = { plan, at: Date.now(), sentBefore: broker.log().length };
+    planned = { plan, at: Date.now(), sentBefore: broker.log().length, buckets: [bucketOfCredential('main', keys)] };
     if (settings.dryRun) {
       const lines = dryRunLines({
         profile,
@@ -244,6 +238,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
 
     const pool = await createKeyPool({ http, broker, profile, keyPrefix, keyDeletion, runId, baseUrl, size: poolSize });
     if (pool.note) io.out(`  note: ${pool.note}`);
+    planned.buckets = [bucketOfCredential('main', keys), ...pool.keys.map((key) => bucketOf(`Bearer ${key}`))];
     io.out(`  ${planLine(plan)}`);
 
     const context: RunContext = {
@@ -392,6 +387,23 @@ export function cleanupCommand(settings: Settings, keyPath: string | null = null
   if (settings.profileFile) parts.push('--profile', quote(settings.profileFile));
   if (keyPath) parts.push('--key-path', quote(keyPath));
   return parts.join(' ');
+}
+
+/** The heartbeat's estimate: the schedule against the checks finished and where the main account's keys stand. */
+function remainingFor(
+  { plan, sentBefore, buckets }: { readonly plan: Schedule; readonly sentBefore: number; readonly buckets: readonly string[] },
+  broker: Broker,
+  records: readonly CheckRecord[],
+): number {
+  const now = Date.now();
+  const standings = buckets.map((bucket) => broker.pacer.standing(bucket));
+  const resetAt = standings[0]?.resetAt ?? null;
+  return remainingSeconds(plan, {
+    sent: broker.log().length - sentBefore,
+    finished: new Map(records.map((r) => [checkId(r), Object.values(r.requests ?? {}).reduce((sum, n) => sum + (n ?? 0), 0)])),
+    standing: { room: standings.reduce((sum, x) => sum + x.room, 0), untilResetS: resetAt === null ? null : Math.max(0, (resetAt - now) / 1000) },
+    waitS: Math.max(0, ...broker.waits().map((w) => (w.until - now) / 1000)),
+  });
 }
 
 /** Runs `fn` the first time only; later calls get the same promise. */

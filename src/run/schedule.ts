@@ -33,6 +33,10 @@ export interface Schedule {
   readonly worstSeconds: number;
   /** Requests in all, planned 429s included. */
   readonly requests: number;
+  /** Requests the run sends of its own after the schedule is made, outside any check (the pool's keys). */
+  readonly ownRequests: number;
+  /** Each selected check's requests (`clause/key`): on the main account's keys, and in all. */
+  readonly perCheck: ReadonlyMap<string, { readonly main: number; readonly all: number }>;
 }
 
 /** A rate-limit budget the schedule fills: whose, how many requests, its ceiling a window, the windows they need. */
@@ -71,6 +75,8 @@ const CLOSING_S = 2;
  * probe, the test that the pool's keys have budgets apart.
  */
 const OWN_REQUESTS = 12;
+/** Requests that tell whether the pool's keys have budgets apart (`keys/pool.ts`, at most three readings of three). */
+const SHARED_BUDGET_PROBES = 9;
 /** The check whose burst without a key counts the run's other requests without a key (suites/rate-limits.suite.ts). */
 const HEADERLESS_BURST = { clause: 'RATE-7', key: 'ceiling-without-key' } as const;
 /**
@@ -100,6 +106,14 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
     return c !== undefined && notRunCause(c.clause, input, c) === null;
   };
   const keysByChecks = keyPlan(estimates, input, input.propertyRuns).byChecks;
+  const scale = input.propertyRuns / estimates.measuredWith.propertyRuns;
+  const perCheck = new Map<string, { main: number; all: number }>();
+  for (const c of estimates.checks) {
+    if (notRunCause(c.clause, input, c)) continue;
+    const sent = (kind: keyof typeof c.requests) => Math.round((c.requests[kind] ?? 0) + (c.propertyRequests?.[kind] ?? 0) * (scale - 1));
+    const all = (Object.keys(c.requests) as (keyof typeof c.requests)[]).reduce((sum, kind) => sum + sent(kind), 0);
+    perCheck.set(checkId(c), { main: sent('main'), all });
+  }
   const poolKeys = input.keys - 1;
   // The configured key alone deletes keys and carries what is not spread; the pool takes the rest, the configured key its overflow.
   const unspread = Math.min(whole.requests.main, keysByChecks);
@@ -159,7 +173,14 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
     seconds: firstEnd === null ? worstSeconds : wallFor(firstEnd),
     worstSeconds,
     requests,
+    ownRequests: 2 * poolKeys + (poolKeys > 0 ? SHARED_BUDGET_PROBES : 0),
+    perCheck,
   };
+}
+
+/** A check's name in `Schedule.perCheck`. */
+export function checkId(check: { readonly clause: string; readonly key: string }): string {
+  return `${check.clause}/${check.key}`;
 }
 
 /** The schedule in lines for `--dry-run` and the run's start. */
@@ -198,33 +219,62 @@ export function targetPace(
   return { firstWindowEndsInS, secondsPerRequest: Math.max(SECONDS_PER_REQUEST, Number.isFinite(quickest) ? quickest : 0) };
 }
 
+/** Planned requests of finished checks before their actual count revises the rest of the plan. */
+const REVISE_AFTER_REQUESTS = 10;
+
 /** Where the run stands, for the estimate of the time it still needs. */
 export interface Progress {
-  /** Seconds since the schedule was made. */
-  readonly elapsedS: number;
-  /** Requests sent since the schedule was made. */
+  /** The checks finished (`checkId`), each with the requests it sent. */
+  readonly finished: ReadonlyMap<string, number>;
+  /** Requests the run has sent since the schedule was made. */
   readonly sent: number;
+  /** The main account's keys (the configured one and the pool's): requests they may still send in this window, and seconds until it ends (null: unknown). */
+  readonly standing: { readonly room: number; readonly untilResetS: number | null };
   /** Seconds until the longest wait for a budget going on now ends; 0 without one. */
   readonly waitS: number;
 }
 
 /**
- * Seconds the run still needs, by its schedule: the planned end, counted down, unless the run has
- * fallen behind it, when what is left says more: the requests still to send at the target's pace,
- * or a wait going on now and the windows still planned after it.
+ * Seconds the run still needs, from its schedule: the requests of the checks not yet finished,
+ * on the main account's keys beyond what their window still allows, in windows to wait; a check
+ * still to wait a window out (RATE-5), at least to the end of this one; and the requests at the
+ * target's pace. It counts down as windows pass and checks finish; where the finished checks sent
+ * fewer or more requests than planned (a target with less data, or more, than the one the
+ * estimates were measured on), the checks still to run are expected to do the same.
  */
 export function remainingSeconds(plan: Schedule, progress: Progress): number {
   const perRequest = (plan.workSeconds - STARTUP_S) / Math.max(1, plan.requests);
-  const left = Math.max(0, plan.requests - progress.sent);
-  const closing = CLOSING_S;
-  const planned = plan.seconds - progress.elapsedS;
-  const work = left * perRequest + closing;
-  // A wait now, and the windows the requests left still need after it.
+  let leftMain = 0;
+  let leftAll = 0;
+  let plannedDone = 0;
+  let sentDone = 0;
+  for (const [id, requests] of plan.perCheck) {
+    const sent = progress.finished.get(id);
+    if (sent === undefined) {
+      leftMain += requests.main;
+      leftAll += requests.all;
+    } else {
+      plannedDone += requests.all;
+      sentDone += sent;
+    }
+  }
+  // Revised only on evidence: a few checks' worth of requests, and never past a factor of four.
+  const ratio = plannedDone >= REVISE_AFTER_REQUESTS ? Math.min(4, Math.max(0.25, sentDone / plannedDone)) : 1;
+  // The checks under way have sent part of theirs: what the run sent beyond the finished checks and its own.
+  const underWay = Math.max(0, progress.sent - sentDone - plan.ownRequests);
+  leftMain = Math.max(0, Math.round(leftMain * ratio) - underWay);
+  leftAll = Math.max(0, Math.round(leftAll * ratio) - underWay);
   const mainAccount = plan.budgets.filter((b) => b.who === 'the configured key' || b.who === 'keys of the pool');
-  const perWindow = mainAccount.reduce((sum, b) => sum + b.ceiling * b.count, 0);
-  const windowsAfter = progress.waitS > 0 && perWindow > 0 ? Math.max(0, Math.ceil(left / perWindow) - 1) : 0;
-  const waiting = progress.waitS > 0 ? progress.waitS + windowsAfter * plan.windowSeconds + closing : 0;
-  return Math.max(0, planned, work, waiting);
+  const perWindow = Math.max(
+    1,
+    mainAccount.reduce((sum, b) => sum + b.ceiling * b.count, 0),
+  );
+  const untilReset = progress.standing.untilResetS ?? plan.windowSeconds;
+  const beyond = leftMain - progress.standing.room;
+  const windows = beyond > 0 ? untilReset + (Math.ceil(beyond / perWindow) - 1) * plan.windowSeconds : 0;
+  const waitPending = WINDOW_WAITS.some((w) => plan.perCheck.has(checkId(w)) && !progress.finished.has(checkId(w)));
+  const pending = waitPending ? untilReset : 0;
+  return Math.max(leftAll * perRequest, windows, pending, progress.waitS) + CLOSING_S;
 }
 
 /** The schedule in one line for the run's start: "schedule: about 64 s, 1 window(s) of 60 s, 21 keys, ...". */
