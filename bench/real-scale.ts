@@ -64,7 +64,8 @@ const byKey = [...received.entries()]
 const total = [...received.values()].reduce((a, b) => a + b, 0);
 const floorWindows = Math.max(busiest / perKeyPerMinute, withoutKey / unauthenticatedPerMinute, 1);
 const floorMs = floorWindows * WINDOW_SECONDS * 1000;
-const waitLines = result.stdout.split('\n').filter((line) => line.includes('… waiting'));
+// The heartbeat's lines, each with the time the run said it still needed (issue 31).
+const waitLines = result.stdout.split('\n').filter((line) => line.includes('… waiting') || line.includes('… still running'));
 
 const mainKeyRequests = received.get(`Bearer ${target.keys.main}`) ?? 0;
 const plannedS = Number(/schedule: about (\d+) s/.exec(result.stdout)?.[1] ?? NaN);
