@@ -5,7 +5,7 @@ import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates, submissionPlan, type RequestEstimates } from './estimates.js';
 import type { Selection } from '../clauses/selection.js';
 import { writePlan, writePlanLines } from './write-plan.js';
-import { schedule, scheduleLines, SECONDS_PER_REQUEST } from './schedule.js';
+import { schedule, scheduleLines, type Schedule } from './schedule.js';
 
 export interface DryRunInput {
   readonly profile: Profile;
@@ -22,10 +22,8 @@ export interface DryRunInput {
   readonly deletionDeclared?: boolean;
   /** `--leave-keys`. @default false */
   readonly leaveKeys?: boolean;
-  /** Seconds until the target's current window ends, from the preflight (`targetPace`). @default unknown */
-  readonly firstWindowEndsInS?: number | null;
-  /** Seconds a request takes at the target's pace (`targetPace`). @default SECONDS_PER_REQUEST */
-  readonly secondsPerRequest?: number;
+  /** The run's schedule (`planRun`), made from the target's first answers. @default one made from the above, the target's window and pace unknown */
+  readonly schedule?: Schedule;
 }
 
 /**
@@ -39,9 +37,9 @@ export function dryRunLines(input: DryRunInput): string[] {
   const keys = input.keys ?? 1;
   const propertyRuns = input.propertyRuns ?? estimates.measuredWith.propertyRuns;
   const total = estimate(estimates, input, keys, propertyRuns);
-  const planned = schedule(estimates, { ...input, keys, propertyRuns });
+  const planned = input.schedule ?? schedule(estimates, { ...input, keys, propertyRuns });
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
-  const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
+  const perRequest = (planned.workSeconds - planned.startupSeconds) / Math.max(1, planned.requests);
   const lines = [
     `dry run: ${total.checks} checks would run, ${total.leftOut} left out`,
     ...FAMILIES.map((family) => {

@@ -5,7 +5,6 @@ import type { Vitest } from 'vitest/node';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
 import type { LedgerEntry } from '../broker/ledger.js';
-import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { bucketOfCredential, closeDispatcher, HttpClient } from '../http/client.js';
@@ -24,17 +23,14 @@ import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
 import { inferKeyPrefix } from '../keys/prefix.js';
 import { createKeyPool } from '../keys/pool.js';
-import { poolSizeFor } from '../keys/pool-size.js';
 import { clockMarginMs } from '../pacing/margin.js';
-import { estimate, loadEstimates } from './estimates.js';
-import { checkId, planLine, remainingSeconds, schedule, scheduleRecord, targetPace, type Schedule } from './schedule.js';
+import { checkId, planLine, planRun, remainingSeconds, scheduleRecord, type Schedule } from './schedule.js';
 import type { CheckRecord } from '../check/outcome.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { Output } from '../output.js';
 import { preflight } from '../target/preflight.js';
 import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
-import { propertyBudget } from '../check/property-budget.js';
 import { certificationVerdict } from '../verdict/certification.js';
 import { runModeOf } from '../config/run-mode.js';
 import type { RecordCollector, RunParts } from './parts.js';
@@ -193,23 +189,9 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     const checked = await preflight(http, profile, keys.other !== null);
     state.notes = checked.notes;
     for (const note of checked.notes) io.out(`  note: ${note}`);
-    const propertyRuns = settings.propertyRuns ?? propertyBudget();
-    const selection = { only: settings.only, skip: settings.skip };
-    const estimates = loadEstimates();
-    const oneKeyMainRequests = () =>
-      estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey: keys.other !== null }, 1, propertyRuns).requests.main;
-    const poolSize = poolSizeFor(settings, oneKeyMainRequests, profile.limits.perKeyPerMinute);
-    const maxSubmissions = settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS;
-    const pace = targetPace(broker.log(), profile.limits.windowSeconds);
-    const plan = schedule(estimates, {
-      profile,
-      selection,
-      readOnly: settings.readOnly,
-      hasOtherAccountKey: keys.other !== null,
-      keys: poolSize,
-      propertyRuns,
-      ...pace,
-    });
+    // The plan, made once: every later stage (the dry run, the pool, the checks' context, the estimate, the report) reads it.
+    const { selection, propertyRuns, maxSubmissions, schedule: plan } = planRun(settings, profile, keys.other !== null, broker.log());
+    const poolSize = plan.keys;
     planned = { plan, at: Date.now(), sentBefore: broker.log().length, buckets: [bucketOfCredential('main', keys)] };
     if (settings.dryRun) {
       const lines = dryRunLines({
@@ -222,7 +204,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         maxSubmissions,
         deletionDeclared: keyDeletion.source === 'declared',
         leaveKeys: settings.leaveKeys,
-        ...pace,
+        schedule: plan,
       });
       for (const line of lines) io.out(line);
       return 0;

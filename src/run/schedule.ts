@@ -4,7 +4,11 @@ import { rateHeaders } from '../http/rate-headers.js';
 import type { ScheduleRecord } from '../report/document.js';
 import { notRunCause } from '../clauses/applicability.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, keyPlan, type Estimate, type RequestEstimates } from './estimates.js';
+import { estimate, keyPlan, loadEstimates, type Estimate, type RequestEstimates } from './estimates.js';
+import type { Settings } from '../config/settings.js';
+import { propertyBudget } from '../check/property-budget.js';
+import { poolSizeFor } from '../keys/pool-size.js';
+import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 
 /**
  * The run's schedule, made before its first check: the requests each rate-limit budget carries
@@ -25,8 +29,10 @@ export interface Schedule {
   readonly windowSeconds: number;
   /** Seconds until the target's current window ends, as its X-RateLimit-Reset said; null: not known (a whole window is assumed). */
   readonly firstWindowEndsInS: number | null;
-  /** Seconds the run's requests take one after another at the target's pace, waits aside. */
+  /** Seconds the run's requests take one after another at the target's pace, waits aside, the start included. */
   readonly workSeconds: number;
+  /** Of those, starting the checks before their first request. */
+  readonly startupSeconds: number;
   /** The predicted wall time of the run, start to report. */
   readonly seconds: number;
   /** The wall time wherever in a window the run starts (the first window whole). */
@@ -170,6 +176,7 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
     windowSeconds,
     firstWindowEndsInS: firstEnd,
     workSeconds,
+    startupSeconds: STARTUP_S,
     seconds: firstEnd === null ? worstSeconds : wallFor(firstEnd),
     worstSeconds,
     requests,
@@ -316,5 +323,44 @@ export function scheduleRecord(
     windows: plan.windows,
     keys: plan.keys,
     budgets: plan.budgets.map((b) => ({ who: b.who, count: b.count, planned: b.requests, actual: actual[b.who] ?? 0 })),
+  };
+}
+
+/** The run's plan: made once, from its settings and the target's first answers, and read by every later stage. */
+export interface RunPlan {
+  readonly selection: Selection;
+  /** Cases a property (`--property-runs`, else the full budget). */
+  readonly propertyRuns: number;
+  /** `--max-submissions`, else the default cap. */
+  readonly maxSubmissions: number;
+  /** Keys the run spreads its work over, the pool, the windows and the wall time. */
+  readonly schedule: Schedule;
+  /** Where the target's window ended and how fast it answered, as the preflight saw. */
+  readonly pace: ReturnType<typeof targetPace>;
+}
+
+/**
+ * Plans the run once the preflight has spoken to the target (`log`: its exchanges): the checks
+ * selected, their cases, the key pool's size (`poolSizeFor`), and the schedule over the target's
+ * budgets from where its window stands and how fast it answers.
+ */
+export function planRun(
+  settings: Pick<Settings, 'only' | 'skip' | 'readOnly' | 'maxKeys' | 'propertyRuns' | 'maxSubmissions'>,
+  profile: Profile,
+  hasOtherAccountKey: boolean,
+  log: readonly Exchange[],
+  estimates: RequestEstimates = loadEstimates(),
+): RunPlan {
+  const selection = { only: settings.only, skip: settings.skip };
+  const propertyRuns = settings.propertyRuns ?? propertyBudget();
+  const oneKeyMainRequests = () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
+  const keys = poolSizeFor(settings, oneKeyMainRequests, profile.limits.perKeyPerMinute);
+  const pace = targetPace(log, profile.limits.windowSeconds);
+  return {
+    selection,
+    propertyRuns,
+    maxSubmissions: settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS,
+    schedule: schedule(estimates, { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey, keys, propertyRuns, ...pace }),
+    pace,
   };
 }
