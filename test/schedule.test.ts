@@ -50,6 +50,20 @@ describe('the schedule', () => {
     expect(crowded.worstSeconds).toBeGreaterThan(GOAL_SECONDS);
   });
 
+  test("another ceiling in the target's X-RateLimit-Limit than the profile's: the plan keeps to the target's", () => {
+    const estimates = loadEstimates();
+    const asDeclared = schedule(estimates, fullRun(estimates));
+    const halved = schedule(estimates, { ...fullRun(estimates), perKeyCeiling: 50 });
+    expect(halved.windows).toBeGreaterThan(asDeclared.windows);
+    expect(halved.worstSeconds).toBeGreaterThan(asDeclared.worstSeconds);
+  });
+
+  test('at windows shorter than the run, the requests without a key of AUTH-1 and RATE-7 fall in windows apart, none waited for', () => {
+    const estimates = loadEstimates();
+    const plan = schedule(estimates, fullRun(estimates, 1));
+    expect(plan.budgets.find((b) => b.who === 'requests without a key')!.requests).toBeGreaterThan(21);
+  });
+
   test("the target's window, read from its headers, moves the prediction: a run started late in a window ends sooner", () => {
     const estimates = loadEstimates();
     const early = schedule(estimates, { ...fullRun(estimates), firstWindowEndsInS: 58 });

@@ -67,6 +67,8 @@ export interface ScheduleInput {
   readonly firstWindowEndsInS?: number | null;
   /** Seconds one request takes, the harness's own work included (the preflight's pace). @default SECONDS_PER_REQUEST */
   readonly secondsPerRequest?: number;
+  /** A key's ceiling a window as the target's X-RateLimit-Limit says, where it says one. @default the profile's */
+  readonly perKeyCeiling?: number | null;
 }
 
 /** A request's cost on this machine against a target next to it: the harness, the check, the reference. */
@@ -105,7 +107,9 @@ const WINDOW_WAITS: readonly { clause: string; key: string; words: string }[] = 
  * a wait for the end of a window where a check needs one, and the requests' own pace.
  */
 export function schedule(estimates: RequestEstimates, input: ScheduleInput): Schedule {
-  const { perKeyPerMinute: perKey, unauthenticatedPerMinute: perIp, windowSeconds } = input.profile.limits;
+  const { unauthenticatedPerMinute: perIp, windowSeconds } = input.profile.limits;
+  const perKey = input.perKeyCeiling ?? input.profile.limits.perKeyPerMinute;
+  const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
   const whole: Estimate = estimate(estimates, input, input.keys, input.propertyRuns);
   const selected = (clause: string, key: string) => {
     const c = estimates.checks.find((x) => x.clause === clause && x.key === key);
@@ -133,7 +137,10 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const burst = selected(HEADERLESS_BURST.clause, HEADERLESS_BURST.key) && !input.readOnly;
   const burstRequests = burst ? perIp + 1 : 0;
   const others = burst ? Math.max(0, whole.requests.anonymous - burstRequests) : whole.requests.anonymous;
-  const withoutKey = burst && others <= perIp ? Math.max(others + 1, burstRequests) : others + burstRequests;
+  // They share a window only where the run reaches RATE-7 before the window of AUTH-1 ends (the
+  // embedded reference's 1-s windows end between them: two windows, neither waited for).
+  const shared = burst && others <= perIp && STARTUP_S + whole.requests.main * perRequest < windowSeconds;
+  const withoutKey = shared ? Math.max(others + 1, burstRequests) : others + burstRequests;
   const windowsOf = (requests: number, ceiling: number, planned429 = 0) => Math.max(requests > 0 ? 1 : 0, Math.ceil((requests - planned429) / ceiling));
   const budgets: PlannedBudget[] = [
     { who: 'the configured key', count: 1, requests: mainOwn, ceiling: mainCeiling, windows: windowsOf(mainOwn, mainCeiling) },
@@ -153,7 +160,6 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const windows = Math.max(waits.length > 0 ? 1 : 0, ...budgets.map((b) => b.windows));
   // The pool's own: creating each key and its first use, then its deletion in the teardown.
   const requests = whole.requests.main + whole.requests.other + whole.requests.created + exhaustion + withoutKey + OWN_REQUESTS + 3 * poolKeys;
-  const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
   const workSeconds = STARTUP_S + requests * perRequest;
   const closing = CLOSING_S + poolKeys * perRequest;
   const wallFor = (firstEnd: number) => {
@@ -216,14 +222,17 @@ export function targetPace(
   log: readonly Exchange[],
   windowSeconds: number,
   now = Date.now(),
-): { readonly firstWindowEndsInS: number | null; readonly secondsPerRequest: number } {
+): { readonly firstWindowEndsInS: number | null; readonly secondsPerRequest: number; readonly perKeyCeiling: number | null } {
   const keyed = log.filter((e) => e.auth === 'main' && e.response !== undefined);
-  const reset = keyed.length > 0 ? rateHeaders(keyed[keyed.length - 1]!.response!.headers).reset : null;
+  const last = keyed.length > 0 ? rateHeaders(keyed[keyed.length - 1]!.response!.headers) : null;
+  const reset = last?.reset ?? null;
+  // Another ceiling than the profile's: the target's word is what the pacer keeps to.
+  const perKeyCeiling = last?.limit !== null && last?.limit !== undefined && last.limit > 0 ? last.limit : null;
   const endsInS = reset === null ? null : reset - now / 1000;
   const firstWindowEndsInS = endsInS !== null && endsInS > 0 && endsInS <= windowSeconds + 1 ? endsInS : null;
   // The quickest answer: the first ones are slow with the connection's setup and a cold start.
   const quickest = Math.min(...log.map((e) => e.durationMs / 1000));
-  return { firstWindowEndsInS, secondsPerRequest: Math.max(SECONDS_PER_REQUEST, Number.isFinite(quickest) ? quickest : 0) };
+  return { firstWindowEndsInS, secondsPerRequest: Math.max(SECONDS_PER_REQUEST, Number.isFinite(quickest) ? quickest : 0), perKeyCeiling };
 }
 
 /** Planned requests of finished checks before their actual count revises the rest of the plan. */
@@ -354,8 +363,8 @@ export function planRun(
   const selection = { only: settings.only, skip: settings.skip };
   const propertyRuns = settings.propertyRuns ?? propertyBudget();
   const oneKeyMainRequests = () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
-  const keys = poolSizeFor(settings, oneKeyMainRequests, profile.limits.perKeyPerMinute);
   const pace = targetPace(log, profile.limits.windowSeconds);
+  const keys = poolSizeFor(settings, oneKeyMainRequests, pace.perKeyCeiling ?? profile.limits.perKeyPerMinute);
   return {
     selection,
     propertyRuns,
