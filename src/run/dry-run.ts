@@ -50,7 +50,7 @@ export function dryRunLines(input: DryRunInput): string[] {
     `requests: about ${total.requests.main} on the main key, ${total.requests.other} on the second account's, ` +
       `${total.requests.created} on keys the run creates, ${total.requests.anonymous} without a key`,
     keys > 1
-      ? `keys: up to ${keys}, the configured one and ${keys - 1} the run creates and deletes (--max-keys), about ${Math.ceil(total.requests.main / keys)} requests each`
+      ? `keys: up to ${keys}, the configured one and ${keys - 1} the run creates and deletes (--max-keys); what each carries, below`
       : 'keys: the configured one alone',
     `time: at ${perKeyPerMinute} a key and ${unauthenticatedPerMinute} without a key per ${windowSeconds} s, ` +
       `at least ${Math.max(1, planned.windows)} window(s), about ${Math.round(planned.seconds)} s by the schedule below` +
