@@ -1,5 +1,5 @@
-import { check, sleep, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../src/kit.js';
-import { provokeLimit, type BurstResult } from './support/bursts.js';
+import { check, sleep, type CheckContext, type Exchange, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../src/kit.js';
+import { provokeLimit, stepOf, type BurstResult } from './support/bursts.js';
 
 // RATE: limits per key and per IP address (API document, Limits). RATE-1/2/8/9 are judged over every
 // response of the run (suites/run-wide.suite.ts); this suite provokes the limits on purpose.
@@ -151,6 +151,39 @@ function first429Of(t: CheckContext, burst: BurstResult, who: string, ceiling: n
   return burst.first429!.res;
 }
 
+/**
+ * The run's requests without a key in the per-IP window still open, as the start of RATE-7's
+ * burst, and the failed credentials sent in it; null where the target's answers without a key do
+ * not name their window (no plausible X-RateLimit-Reset on each), so that nothing tells which of
+ * them count now: the burst then waits for a window of its own.
+ */
+async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior: HttpResponse[]; failed: number } | null> {
+  const log = await t.log();
+  const withoutKey = log.filter((e) => e.auth === 'none' && e.response !== undefined);
+  const last = withoutKey[withoutKey.length - 1];
+  if (!last) return { prior: [], failed: 0 };
+  const resetOf = (e: Exchange) => {
+    const step = stepOf(asResponse(e), Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs, windowMs);
+    return step.reset;
+  };
+  const reset = resetOf(last);
+  if (reset === null) return null;
+  const open = reset * 1000 > Date.now();
+  // The window the last of them fell in is over: the budget is whole, and none of them counts.
+  const inWindow = open ? withoutKey.filter((e) => resetOf(e) === reset) : [];
+  // One of them refused: the run's own count of the window is already off.
+  if (inWindow.some((e) => e.response!.status === 429)) return null;
+  const opened = open ? reset * 1000 - windowMs : Date.now() - windowMs;
+  const failed = log.filter((e) => (e.auth === 'malformed' || e.auth === 'invalid') && Date.parse(e.startedAt) >= opened).length;
+  return { prior: inWindow.map(asResponse), failed };
+}
+
+/** A logged exchange as a response of the burst (its status, headers and timing are what count). */
+function asResponse(e: Exchange): HttpResponse {
+  const body = e.response?.body ?? '';
+  return { status: e.response!.status, headers: e.response!.headers, text: body, raw: Buffer.from(body), json: undefined, exchange: e };
+}
+
 /** Requests with the valid key that RATE-7 sends in the window of its burst without a key. */
 const VALID_KEY_REQUESTS = 3;
 
@@ -254,17 +287,29 @@ check(
       await t.budget.untilFresh('none');
       for (let i = 0; i < VALID_KEY_REQUESTS; i++) await t.http.get(PROBE.path, { query: PROBE.query });
     };
-    await fresh();
-    const burst = await provokeLimit({
-      send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
-      ceiling,
-      windowMs: t.profile.limits.windowSeconds * 1000,
-      untilFresh: fresh,
-    });
+    const windowMs = t.profile.limits.windowSeconds * 1000;
+    const provoke = (prior: readonly HttpResponse[]) =>
+      provokeLimit({
+        send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
+        ceiling,
+        windowMs,
+        untilFresh: fresh,
+        prior,
+      });
+    // One window without a key for the whole run: the run's earlier requests without a key (AUTH-1's
+    // and the like), where the target names their window, count toward the burst, which sends only
+    // the rest, instead of waiting a whole window for a budget of its own.
+    const shared = await sharedWindow(t, windowMs);
+    let burst = shared ? await provoke(shared.prior) : null;
+    // A target may count failed credentials against the per-IP budget (clause catalogue): a 429 they
+    // can explain proves nothing, and the burst is made again in a window free of them.
+    if (!burst || (burst.judgement.kind === 'early' && shared!.failed > 0)) {
+      await fresh();
+      burst = await provoke([]);
+    }
     if (burst.judgement.kind === 'early' && burst.first429) {
       // The shortfall, against what the run itself sent with a valid key in that window: if those
       // requests explain it, they were counted. More than they explain is another client's doing.
-      const windowMs = t.profile.limits.windowSeconds * 1000;
       const since = burst.first429.at - windowMs;
       const ownValid = (await t.log()).filter(
         (e) => (e.auth === 'main' || e.auth === 'other' || e.auth === 'created') && e.response?.status !== 401 && Date.parse(e.startedAt) >= since,

@@ -58,6 +58,16 @@ describe('spreading the main key over a pool', () => {
     expect(picks.sort()).toEqual([1, 1, 2]);
     expect(now).toBe(0);
   });
+
+  test('the configured key (the first) carries spread work last, keeping its window for what only it can send', async () => {
+    let now = 0;
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, now: () => now, sleep: async (ms) => void (now += ms) });
+    pacer.observe('main', false, 200, { limit: 100, remaining: 90, reset: 60, retryAfter: null }, false);
+    pacer.observe('pool', false, 200, { limit: 100, remaining: 2, reset: 60, retryAfter: null }, false);
+    const picks = [await pacer.acquireAny(['main', 'pool']), await pacer.acquireAny(['main', 'pool']), await pacer.acquireAny(['main', 'pool'])];
+    expect(picks).toEqual([1, 1, 0]);
+    expect(now).toBe(0);
+  });
 });
 
 /** A run of the GEN family asked to spread over three keys (`--max-keys 3`). */

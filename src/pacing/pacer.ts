@@ -113,7 +113,10 @@ export class Pacer {
   /**
    * Resolves with the index of the bucket, among `buckets` (keys of one account), that allows a
    * request soonest, and counts the request in flight there: work spread over several keys waits
-   * for none of them while another has budget. Ties go to the bucket with the most room left.
+   * for none of them while another has budget. Ties go to the bucket with the most room left, and
+   * the first bucket (the configured key) goes last: it alone carries what cannot be spread
+   * (deletions, unpaced and 429-seeking requests, the teardown), so the keys that can take
+   * anything are spent first and the configured key's window is kept for that work.
    */
   async acquireAny(buckets: readonly string[]): Promise<number> {
     let best = 0;
@@ -128,17 +131,31 @@ export class Pacer {
     return best;
   }
 
-  /** The index of the bucket that allows a request soonest; of those that do now, the one with most room. */
+  /**
+   * The index of the bucket that allows a request soonest; of those that do now, the one with most
+   * room, the first bucket only when no other allows one now.
+   */
   #soonest(buckets: readonly string[]): number {
     let best = 0;
     let bestDelay = Number.POSITIVE_INFINITY;
     let bestRoom = Number.NEGATIVE_INFINITY;
     buckets.forEach((bucket, index) => {
       const delay = Math.max(0, this.delay(bucket, false));
-      const room = this.#room(bucket);
+      const room = index === 0 && buckets.length > 1 ? Number.NEGATIVE_INFINITY : this.#room(bucket);
       if (delay < bestDelay || (delay === bestDelay && room > bestRoom)) [best, bestDelay, bestRoom] = [index, delay, room];
     });
     return best;
+  }
+
+  /**
+   * Where a bucket of a key stands: requests it may still send in its window, and when that window
+   * ends (local ms; null where the target named no Reset and the pacer sent nothing in a window).
+   */
+  standing(bucket: string): { readonly room: number; readonly resetAt: number | null } {
+    this.delay(bucket, false); // forgets a window that has ended
+    const state = this.#state(bucket, false);
+    const resetAt = state.resetAt ?? (state.sent.length > 0 ? state.sent[0]! + this.#options.windowMs : null);
+    return { room: Math.max(0, this.#room(bucket)), resetAt };
   }
 
   /** Requests the bucket may still send in its window, as far as the pacer knows. */

@@ -46,7 +46,7 @@ export interface ConformanceDocument {
   clauses: Array<Omit<ClauseResult, 'checks'> & { checks: ClauseResult['checks'] }>;
   unverifiable: readonly string[];
   preflight: { notes: readonly string[] };
-  environment: { requests: number; unplanned429: number; waitedMs: number };
+  environment: { requests: number; unplanned429: number; waitedMs: number; schedule?: ScheduleRecord };
   resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
   suiteFaults: string[];
   /**
@@ -61,6 +61,22 @@ export interface ConformanceDocument {
   baseline?: Comparison;
   /** The manifest written beside the report, and whether (and by which key) it is signed. */
   integrity?: Integrity;
+}
+
+/**
+ * The run's schedule (`src/run/schedule.ts`) against what the run took: the wall time it predicted
+ * once the preflight had seen the target, and the requests it planned on each budget beside those sent.
+ */
+export interface ScheduleRecord {
+  /** The predicted wall time, start to report (the preflight's time included). */
+  plannedMs: number;
+  windowSeconds: number;
+  /** Windows the busiest budget was planned to need. */
+  windows: number;
+  /** Keys of the main account the work was planned over, the configured one included. */
+  keys: number;
+  /** Per budget: requests planned and sent (for the pool's keys, each key's plan and the most one key carried). */
+  budgets: { who: string; count: number; planned: number; actual: number }[];
 }
 
 /** Why a run ended before it could judge every clause it set out to. */
@@ -109,6 +125,8 @@ export interface DocumentInput {
   readonly endedAt: Date;
   readonly log: readonly Exchange[];
   readonly waitedMs: number;
+  /** The run's schedule against what it took; absent where the run made none (it stopped first). */
+  readonly schedule?: ScheduleRecord;
   readonly ledger: readonly LedgerEntry[];
   readonly preflightNotes: readonly string[];
   readonly suiteFaults: readonly string[];
@@ -153,6 +171,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
       requests: input.log.length,
       unplanned429: input.log.filter((e) => e.response?.status === 429 && !e.planned429).length,
       waitedMs: Math.round(input.waitedMs),
+      ...(input.schedule ? { schedule: input.schedule } : {}),
     },
     resources: {
       created: input.ledger.filter((e) => e.event === 'created'),

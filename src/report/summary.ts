@@ -38,7 +38,7 @@ export function renderSummary(doc: ConformanceDocument, reportFiles: readonly st
   lines.push('');
   lines.push(
     `Target \`${doc.target.baseUrl}\`${doc.target.embedded ? ' (embedded reference)' : ''} · profile \`${doc.profile.name}\` · suite ${doc.suite.version}` +
-      `${doc.suite.commit ? ` (${doc.suite.commit.slice(0, 10)})` : ''} · seed \`${doc.seed}\` · ${(doc.durationMs / 1000).toFixed(1)} s`,
+      `${doc.suite.commit ? ` (${doc.suite.commit.slice(0, 10)})` : ''} · seed \`${doc.seed}\` · ${(doc.durationMs / 1000).toFixed(1)} s${plannedText(doc)}`,
   );
   lines.push('');
   if (doc.baseline) lines.push(...baselineLines(doc.baseline), '');
@@ -79,4 +79,10 @@ function baselineLines(comparison: NonNullable<ConformanceDocument['baseline']>)
 /** A table cell keeps to one line and does not break the table. */
 function cell(text: string): string {
   return text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** " (planned 62 s)": the wall time the run's schedule predicted, beside the time it took. */
+function plannedText(doc: ConformanceDocument): string {
+  const schedule = doc.environment.schedule;
+  return schedule ? ` (planned ${Math.round(schedule.plannedMs / 1000)} s)` : '';
 }

@@ -5,6 +5,7 @@ import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates, submissionPlan, type RequestEstimates } from './estimates.js';
 import type { Selection } from '../clauses/selection.js';
 import { writePlan, writePlanLines } from './write-plan.js';
+import { schedule, scheduleLines, type Schedule } from './schedule.js';
 
 export interface DryRunInput {
   readonly profile: Profile;
@@ -21,6 +22,8 @@ export interface DryRunInput {
   readonly deletionDeclared?: boolean;
   /** `--leave-keys`. @default false */
   readonly leaveKeys?: boolean;
+  /** The run's schedule (`planRun`), made from the target's first answers. @default one made from the above, the target's window and pace unknown */
+  readonly schedule?: Schedule;
 }
 
 /**
@@ -34,22 +37,25 @@ export function dryRunLines(input: DryRunInput): string[] {
   const keys = input.keys ?? 1;
   const propertyRuns = input.propertyRuns ?? estimates.measuredWith.propertyRuns;
   const total = estimate(estimates, input, keys, propertyRuns);
+  const planned = input.schedule ?? schedule(estimates, { ...input, keys, propertyRuns });
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
+  const perRequest = (planned.workSeconds - planned.startupSeconds) / Math.max(1, planned.requests);
   const lines = [
     `dry run: ${total.checks} checks would run, ${total.leftOut} left out`,
     ...FAMILIES.map((family) => {
       const part = estimate({ ...estimates, checks: estimates.checks.filter((c) => familyOf(c.clause) === family) }, input, 1, propertyRuns);
       const sent = part.requests.main + part.requests.other + part.requests.created + part.requests.anonymous;
-      return `  ${family.padEnd(5)} ${String(part.checks).padStart(3)} checks, about ${sent} requests`;
+      return `  ${family.padEnd(5)} ${String(part.checks).padStart(3)} checks, about ${sent} requests, ${(sent * perRequest).toFixed(1)} s of them`;
     }),
     `requests: about ${total.requests.main} on the main key, ${total.requests.other} on the second account's, ` +
       `${total.requests.created} on keys the run creates, ${total.requests.anonymous} without a key`,
     keys > 1
-      ? `keys: up to ${keys}, the configured one and ${keys - 1} the run creates and deletes (--max-keys), about ${Math.ceil(total.requests.main / keys)} requests each`
+      ? `keys: up to ${keys}, the configured one and ${keys - 1} the run creates and deletes (--max-keys); what each carries, below`
       : 'keys: the configured one alone',
     `time: at ${perKeyPerMinute} a key and ${unauthenticatedPerMinute} without a key per ${windowSeconds} s, ` +
-      `at least ${Math.max(1, Math.ceil(total.windows))} window(s), about ${Math.max(windowSeconds, total.seconds)} s, the floor set by ${total.floorSetBy}` +
+      `at least ${Math.max(1, planned.windows)} window(s), about ${Math.round(planned.seconds)} s by the schedule below` +
       ` (at ${propertyRuns} cases a property)`,
+    ...scheduleLines(planned),
   ];
   const notRun = CLAUSE_IDS.flatMap((id) => {
     const cause = notRunCause(id, { ...input, readOnly: false });

@@ -5,10 +5,10 @@ import type { Vitest } from 'vitest/node';
 import { Broker } from '../broker/broker.js';
 import { serveBroker, type RunningBroker } from '../broker/channel.js';
 import type { LedgerEntry } from '../broker/ledger.js';
-import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { bucketOfCredential, closeDispatcher, HttpClient } from '../http/client.js';
+import { bucketOf } from '../http/request.js';
 import { loadSigningKey, type SigningKey } from '../integrity/signing-key.js';
 import type { Stopped } from '../report/document.js';
 import { guardOutput } from '../secrets/leak-scan.js';
@@ -22,15 +22,14 @@ import { dryRunLines } from './dry-run.js';
 import { declaredDeletion, probeConventionalDeletion, type KeyDeletion } from '../keys/deletion.js';
 import { inferKeyPrefix } from '../keys/prefix.js';
 import { createKeyPool } from '../keys/pool.js';
-import { poolSizeFor } from '../keys/pool-size.js';
 import { clockMarginMs } from '../pacing/margin.js';
-import { estimate, loadEstimates, type Estimate } from './estimates.js';
+import { checkId, planLine, planRun, remainingSeconds, scheduleRecord, type Schedule } from './schedule.js';
+import type { CheckRecord } from '../check/outcome.js';
 import { startHeartbeat, type Heartbeat } from './heartbeat.js';
 import type { Output } from '../output.js';
 import { preflight } from '../target/preflight.js';
 import { publicSettings } from './public-settings.js';
 import { newRunId } from './run-id.js';
-import { propertyBudget } from '../check/property-budget.js';
 import { certificationVerdict, checkProfileCertifiable } from '../verdict/certification.js';
 import { runModeOf } from '../config/run-mode.js';
 import type { RecordCollector, RunParts } from './parts.js';
@@ -76,6 +75,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
   let served: RunningBroker | null = null;
   let running: Vitest | null = null;
   let heartbeat: Heartbeat | null = null;
+  // The schedule, made once the preflight has seen the target's window and pace; the estimate counts down from it.
+  let planned: { readonly plan: Schedule; readonly at: number; readonly sentBefore: number; buckets: readonly string[] } | null = null;
   const interrupt = onInterrupt(io, {
     onFirst: (signal) => {
       io.err(
@@ -166,7 +167,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     heartbeat = startHeartbeat({
       io: guarded,
       waits: () => broker.waits(),
-      remainingS: () => expectedRemainingS(broker, state.collector !== null ? expectedRun : null),
+      remainingS: () => (planned && state.collector ? remainingFor(planned, broker, state.collector.records) : null),
       live: process.stdout.isTTY && !process.env.CI ? (text: string) => void process.stdout.write(text) : null,
     });
     io = heartbeat.io;
@@ -209,19 +210,10 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     const checked = await preflight(http, profile, keys.other !== null);
     state.notes = checked.notes;
     for (const note of checked.notes) io.out(`  note: ${note}`);
-    const propertyRuns = settings.propertyRuns ?? propertyBudget();
-    const selection = { only: settings.only, skip: settings.skip };
-    const estimates = loadEstimates();
-    const oneKeyMainRequests = () =>
-      estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey: keys.other !== null }, 1, propertyRuns).requests.main;
-    const poolSize = poolSizeFor(settings, oneKeyMainRequests, profile.limits.perKeyPerMinute);
-    const expectedRun = estimate(
-      estimates,
-      { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey: keys.other !== null },
-      poolSize,
-      propertyRuns,
-    );
-    const maxSubmissions = settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS;
+    // The plan, made once: every later stage (the dry run, the pool, the checks' context, the estimate, the report) reads it.
+    const { selection, propertyRuns, maxSubmissions, schedule: plan } = planRun(settings, profile, keys.other !== null, broker.log());
+    const poolSize = plan.keys;
+    planned = { plan, at: Date.now(), sentBefore: broker.log().length, buckets: [bucketOfCredential('main', keys)] };
     if (settings.dryRun) {
       const lines = dryRunLines({
         profile,
@@ -233,6 +225,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         maxSubmissions,
         deletionDeclared: keyDeletion.source === 'declared',
         leaveKeys: settings.leaveKeys,
+        schedule: plan,
       });
       for (const line of lines) io.out(line);
       return 0;
@@ -248,6 +241,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
 
     const pool = await createKeyPool({ http, broker, profile, keyPrefix, keyDeletion, runId, baseUrl, size: poolSize });
     if (pool.note) io.out(`  note: ${pool.note}`);
+    planned.buckets = [bucketOfCredential('main', keys), ...pool.keys.map((key) => bucketOf(`Bearer ${key}`))];
+    io.out(`  ${planLine(plan)}`);
 
     const context: RunContext = {
       runId,
@@ -318,6 +313,11 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         endedAt: new Date(),
         log: broker.log(),
         waitedMs: broker.pacer.waitedMs,
+        schedule: scheduleRecord(planned.plan, planned.at - startedAt.getTime(), broker.log(), {
+          main: bucketOfCredential('main', keys),
+          pool: pool.keys.map((key) => bucketOf(`Bearer ${key}`)),
+          other: keys.other !== null ? bucketOfCredential('other', keys) : null,
+        }),
         ledger: broker.ledger.entries,
         preflightNotes: checked.notes,
       },
@@ -409,12 +409,21 @@ export function cleanupCommand(settings: Settings, keyPath: string | null = null
   return parts.join(' ');
 }
 
-/** Seconds the run probably still needs: the estimate less the share of its requests already sent. */
-function expectedRemainingS(broker: Broker, expected: Estimate | null): number | null {
-  if (!expected) return null;
-  const total = expected.requests.main + expected.requests.other + expected.requests.created + expected.requests.anonymous;
-  if (total === 0) return null;
-  return Math.max(0, expected.seconds * (1 - broker.log().length / total));
+/** The heartbeat's estimate: the schedule against the checks finished and where the main account's keys stand. */
+function remainingFor(
+  { plan, sentBefore, buckets }: { readonly plan: Schedule; readonly sentBefore: number; readonly buckets: readonly string[] },
+  broker: Broker,
+  records: readonly CheckRecord[],
+): number {
+  const now = Date.now();
+  const standings = buckets.map((bucket) => broker.pacer.standing(bucket));
+  const resetAt = standings[0]?.resetAt ?? null;
+  return remainingSeconds(plan, {
+    sent: broker.log().length - sentBefore,
+    finished: new Map(records.map((r) => [checkId(r), Object.values(r.requests ?? {}).reduce((sum, n) => sum + (n ?? 0), 0)])),
+    standing: { room: standings.reduce((sum, x) => sum + x.room, 0), untilResetS: resetAt === null ? null : Math.max(0, (resetAt - now) / 1000) },
+    waitS: Math.max(0, ...broker.waits().map((w) => (w.until - now) / 1000)),
+  });
 }
 
 /** Runs `fn` the first time only; later calls get the same promise. */

@@ -1,0 +1,375 @@
+import type { Selection } from '../clauses/selection.js';
+import type { Exchange } from '../http/exchange.js';
+import { rateHeaders } from '../http/rate-headers.js';
+import type { ScheduleRecord } from '../report/document.js';
+import { notRunCause } from '../clauses/applicability.js';
+import type { Profile } from '../profile/profile.js';
+import { estimate, keyPlan, loadEstimates, type Estimate, type RequestEstimates } from './estimates.js';
+import type { Settings } from '../config/settings.js';
+import { propertyBudget } from '../check/property-budget.js';
+import { poolSizeFor } from '../keys/pool-size.js';
+import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
+
+/**
+ * The run's schedule, made before its first check: the requests each rate-limit budget carries
+ * (the configured key, each key of the pool, the second account's key, the budget without a key),
+ * the windows each needs, the checks that wait a window out, and the wall time all that predicts.
+ * `--dry-run` prints it; the run makes it again from the target's first answers (where its window
+ * ends, how fast it answers), the heartbeat counts down from it, and the report sets it against
+ * what the run took.
+ */
+export interface Schedule {
+  /** Keys of the main account the work is spread over, the configured one included. */
+  readonly keys: number;
+  readonly budgets: readonly PlannedBudget[];
+  /** Windows the busiest budget needs: the floor the limits set (at least one where a check waits one out). */
+  readonly windows: number;
+  /** The checks that wait for a window to end, whose wait the rest of the run overlaps. */
+  readonly waits: readonly string[];
+  readonly windowSeconds: number;
+  /** Seconds until the target's current window ends, as its X-RateLimit-Reset said; null: not known (a whole window is assumed). */
+  readonly firstWindowEndsInS: number | null;
+  /** Seconds the run's requests take one after another at the target's pace, waits aside, the start included. */
+  readonly workSeconds: number;
+  /** Of those, starting the checks before their first request. */
+  readonly startupSeconds: number;
+  /** The predicted wall time of the run, start to report. */
+  readonly seconds: number;
+  /** The wall time wherever in a window the run starts (the first window whole). */
+  readonly worstSeconds: number;
+  /** Requests in all, planned 429s included. */
+  readonly requests: number;
+  /** Requests the run sends of its own after the schedule is made, outside any check (the pool's keys). */
+  readonly ownRequests: number;
+  /** Each selected check's requests (`clause/key`): on the main account's keys, and in all. */
+  readonly perCheck: ReadonlyMap<string, { readonly main: number; readonly all: number }>;
+}
+
+/** A rate-limit budget the schedule fills: whose, how many requests, its ceiling a window, the windows they need. */
+export interface PlannedBudget {
+  readonly who: string;
+  /** How many budgets of the kind (the pool's keys: one line for them all); requests are each one's. */
+  readonly count: number;
+  readonly requests: number;
+  readonly ceiling: number;
+  readonly windows: number;
+}
+
+export interface ScheduleInput {
+  readonly profile: Profile;
+  readonly selection: Selection;
+  readonly readOnly: boolean;
+  readonly hasOtherAccountKey: boolean;
+  /** Keys the main key's work is spread over, the configured one included (`poolSizeFor`). */
+  readonly keys: number;
+  readonly propertyRuns: number;
+  /** Seconds until the target's current window ends (the preflight's X-RateLimit-Reset); null where unknown. */
+  readonly firstWindowEndsInS?: number | null;
+  /** Seconds one request takes, the harness's own work included (the preflight's pace). @default SECONDS_PER_REQUEST */
+  readonly secondsPerRequest?: number;
+  /** A key's ceiling a window as the target's X-RateLimit-Limit says, where it says one. @default the profile's */
+  readonly perKeyCeiling?: number | null;
+}
+
+/** A request's cost on this machine against a target next to it: the harness, the check, the reference. */
+export const SECONDS_PER_REQUEST = 0.002;
+
+/** Starting the checks (vitest and the suites' modules), before the first check's request. */
+const STARTUP_S = 2.5;
+/** Closing: the run-wide judges, the teardown's deletions aside, the reports and their scan. */
+const CLOSING_S = 2;
+/**
+ * Requests the configured key sends besides the checks' share: the preflight, the key deletion
+ * probe, the test that the pool's keys have budgets apart.
+ */
+const OWN_REQUESTS = 12;
+/** Requests that tell whether the pool's keys have budgets apart (`keys/pool.ts`, at most three readings of three). */
+const SHARED_BUDGET_PROBES = 9;
+/** The check whose burst without a key counts the run's other requests without a key (suites/rate-limits.suite.ts). */
+const HEADERLESS_BURST = { clause: 'RATE-7', key: 'ceiling-without-key' } as const;
+/**
+ * The checks that share one key exhausted on purpose (suites/rate-limits.suite.ts): its burst is no
+ * one check's evidence, so the request estimates do not count it.
+ */
+const EXHAUSTED_KEY = [
+  { clause: 'RATE-3', key: 'ceiling-with-key' },
+  { clause: 'RATE-5', key: 'retry-after-honoured' },
+  { clause: 'RATE-6', key: 'created-key-apart' },
+] as const;
+/** The checks that wait for a window to end, in words. */
+const WINDOW_WAITS: readonly { clause: string; key: string; words: string }[] = [
+  { clause: 'RATE-5', key: 'retry-after-honoured', words: "RATE-5 (the exhausted key's Retry-After)" },
+];
+
+/**
+ * Places the selected checks' requests on the run's budgets (the request estimates,
+ * `fixtures/request-estimates.json`) and predicts the wall time: the busiest budget's windows,
+ * a wait for the end of a window where a check needs one, and the requests' own pace.
+ */
+export function schedule(estimates: RequestEstimates, input: ScheduleInput): Schedule {
+  const { unauthenticatedPerMinute: perIp, windowSeconds } = input.profile.limits;
+  const perKey = input.perKeyCeiling ?? input.profile.limits.perKeyPerMinute;
+  const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
+  const whole: Estimate = estimate(estimates, input, input.keys, input.propertyRuns);
+  const selected = (clause: string, key: string) => {
+    const c = estimates.checks.find((x) => x.clause === clause && x.key === key);
+    return c !== undefined && notRunCause(c.clause, input, c) === null;
+  };
+  const keysByChecks = keyPlan(estimates, input, input.propertyRuns).byChecks;
+  const scale = input.propertyRuns / estimates.measuredWith.propertyRuns;
+  const perCheck = new Map<string, { main: number; all: number }>();
+  for (const c of estimates.checks) {
+    if (notRunCause(c.clause, input, c)) continue;
+    const sent = (kind: keyof typeof c.requests) => Math.round((c.requests[kind] ?? 0) + (c.propertyRequests?.[kind] ?? 0) * (scale - 1));
+    const all = (Object.keys(c.requests) as (keyof typeof c.requests)[]).reduce((sum, kind) => sum + sent(kind), 0);
+    perCheck.set(checkId(c), { main: sent('main'), all });
+  }
+  const poolKeys = input.keys - 1;
+  // The configured key alone deletes keys and carries what is not spread; the pool takes the rest, the configured key its overflow.
+  const unspread = Math.min(whole.requests.main, keysByChecks);
+  const spread = whole.requests.main - unspread;
+  const perPoolKey = poolKeys > 0 ? Math.min(perKey, Math.ceil(spread / poolKeys)) : 0;
+  const overflow = Math.max(0, spread - perPoolKey * poolKeys);
+  const mainOwn = OWN_REQUESTS + 2 * poolKeys + unspread + overflow;
+  // Held back on the configured key for the teardown: one request per live key.
+  const mainCeiling = Math.max(1, perKey - (poolKeys + 1));
+  // One window without a key: the others' requests count toward the burst, which sends the rest.
+  const burst = selected(HEADERLESS_BURST.clause, HEADERLESS_BURST.key) && !input.readOnly;
+  const burstRequests = burst ? perIp + 1 : 0;
+  const others = burst ? Math.max(0, whole.requests.anonymous - burstRequests) : whole.requests.anonymous;
+  // They share a window only where the run reaches RATE-7 before the window of AUTH-1 ends (the
+  // embedded reference's 1-s windows end between them: two windows, neither waited for).
+  const shared = burst && others <= perIp && STARTUP_S + whole.requests.main * perRequest < windowSeconds;
+  const withoutKey = shared ? Math.max(others + 1, burstRequests) : others + burstRequests;
+  const windowsOf = (requests: number, ceiling: number, planned429 = 0) => Math.max(requests > 0 ? 1 : 0, Math.ceil((requests - planned429) / ceiling));
+  const budgets: PlannedBudget[] = [
+    { who: 'the configured key', count: 1, requests: mainOwn, ceiling: mainCeiling, windows: windowsOf(mainOwn, mainCeiling) },
+    ...(poolKeys > 0 ? [{ who: 'keys of the pool', count: poolKeys, requests: perPoolKey, ceiling: perKey, windows: windowsOf(perPoolKey, perKey) }] : []),
+    ...(whole.requests.other > 0
+      ? [{ who: "the second account's key", count: 1, requests: whole.requests.other, ceiling: perKey, windows: windowsOf(whole.requests.other, perKey) }]
+      : []),
+    ...(withoutKey > 0
+      ? [{ who: 'requests without a key', count: 1, requests: withoutKey, ceiling: perIp, windows: windowsOf(withoutKey, perIp, burst ? 1 : 0) }]
+      : []),
+  ];
+  if (!input.readOnly && EXHAUSTED_KEY.some((c) => selected(c.clause, c.key))) {
+    budgets.push({ who: 'a key exhausted on purpose', count: 1, requests: perKey + 2, ceiling: perKey, windows: 1 });
+  }
+  const exhaustion = budgets.find((b) => b.who === 'a key exhausted on purpose')?.requests ?? 0;
+  const waits = input.readOnly ? [] : WINDOW_WAITS.filter((w) => selected(w.clause, w.key)).map((w) => w.words);
+  const windows = Math.max(waits.length > 0 ? 1 : 0, ...budgets.map((b) => b.windows));
+  // The pool's own: creating each key and its first use, then its deletion in the teardown.
+  const requests = whole.requests.main + whole.requests.other + whole.requests.created + exhaustion + withoutKey + OWN_REQUESTS + 3 * poolKeys;
+  const workSeconds = STARTUP_S + requests * perRequest;
+  const closing = CLOSING_S + poolKeys * perRequest;
+  const wallFor = (firstEnd: number) => {
+    if (windows === 0) return workSeconds + closing;
+    // The last window the work needs ends (windows - 1) windows after the first; a check that waits
+    // one out waits for it. A first window that ends before the work reaches its waiting checks
+    // (the rate-limit suite, near the end) adds one.
+    const reachesWaits = workSeconds * 0.9;
+    const late = waits.length > 0 && windows === 1 && firstEnd < reachesWaits ? 1 : 0;
+    const windowsEnd = firstEnd + (windows - 1 + late) * windowSeconds;
+    return Math.max(windowsEnd, workSeconds) + closing;
+  };
+  const firstEnd = input.firstWindowEndsInS ?? null;
+  const worstSeconds = wallFor(windowSeconds);
+  return {
+    keys: input.keys,
+    budgets,
+    windows,
+    waits,
+    windowSeconds,
+    firstWindowEndsInS: firstEnd,
+    workSeconds,
+    startupSeconds: STARTUP_S,
+    seconds: firstEnd === null ? worstSeconds : wallFor(firstEnd),
+    worstSeconds,
+    requests,
+    ownRequests: 2 * poolKeys + (poolKeys > 0 ? SHARED_BUDGET_PROBES : 0),
+    perCheck,
+  };
+}
+
+/** A check's name in `Schedule.perCheck`. */
+export function checkId(check: { readonly clause: string; readonly key: string }): string {
+  return `${check.clause}/${check.key}`;
+}
+
+/** The schedule in lines for `--dry-run` and the run's start. */
+export function scheduleLines(plan: Schedule): string[] {
+  const s = (seconds: number) => `${Math.round(seconds)} s`;
+  const budgetLine = (b: PlannedBudget) =>
+    `  ${b.count > 1 ? `${b.count} ${b.who}` : b.who}: about ${b.requests} requests${b.count > 1 ? ' each' : ''} of ${b.ceiling} a window, ${b.windows} window(s)`;
+  const phase =
+    plan.firstWindowEndsInS === null
+      ? ''
+      : ` if it starts now (the target's window ends in ${s(plan.firstWindowEndsInS)}); ${s(plan.worstSeconds)} if it starts as a window begins`;
+  return [
+    `schedule: ${plan.requests} requests over ${plan.windows} window(s) of ${plan.windowSeconds} s`,
+    ...plan.budgets.map(budgetLine),
+    ...plan.waits.map((w) => `  waits for the end of a window: ${w}, overlapping the rest of the run`),
+    `  wall time: about ${s(plan.seconds)}${phase} (${s(plan.workSeconds)} of requests one after another)`,
+  ];
+}
+
+/**
+ * Where the target's current window ends and how fast it answers, from the run's first exchanges
+ * (the preflight): the schedule's first window and its pace. A Reset that is no Unix time within a
+ * window of now says nothing of the window (another convention, a sliding window): unknown.
+ */
+export function targetPace(
+  log: readonly Exchange[],
+  windowSeconds: number,
+  now = Date.now(),
+): { readonly firstWindowEndsInS: number | null; readonly secondsPerRequest: number; readonly perKeyCeiling: number | null } {
+  const keyed = log.filter((e) => e.auth === 'main' && e.response !== undefined);
+  const last = keyed.length > 0 ? rateHeaders(keyed[keyed.length - 1]!.response!.headers) : null;
+  const reset = last?.reset ?? null;
+  // Another ceiling than the profile's: the target's word is what the pacer keeps to.
+  const perKeyCeiling = last?.limit !== null && last?.limit !== undefined && last.limit > 0 ? last.limit : null;
+  const endsInS = reset === null ? null : reset - now / 1000;
+  const firstWindowEndsInS = endsInS !== null && endsInS > 0 && endsInS <= windowSeconds + 1 ? endsInS : null;
+  // The quickest answer: the first ones are slow with the connection's setup and a cold start.
+  const quickest = Math.min(...log.map((e) => e.durationMs / 1000));
+  return { firstWindowEndsInS, secondsPerRequest: Math.max(SECONDS_PER_REQUEST, Number.isFinite(quickest) ? quickest : 0), perKeyCeiling };
+}
+
+/** Planned requests of finished checks before their actual count revises the rest of the plan. */
+const REVISE_AFTER_REQUESTS = 10;
+
+/** Where the run stands, for the estimate of the time it still needs. */
+export interface Progress {
+  /** The checks finished (`checkId`), each with the requests it sent. */
+  readonly finished: ReadonlyMap<string, number>;
+  /** Requests the run has sent since the schedule was made. */
+  readonly sent: number;
+  /** The main account's keys (the configured one and the pool's): requests they may still send in this window, and seconds until it ends (null: unknown). */
+  readonly standing: { readonly room: number; readonly untilResetS: number | null };
+  /** Seconds until the longest wait for a budget going on now ends; 0 without one. */
+  readonly waitS: number;
+}
+
+/**
+ * Seconds the run still needs, from its schedule: the requests of the checks not yet finished,
+ * on the main account's keys beyond what their window still allows, in windows to wait; a check
+ * still to wait a window out (RATE-5), at least to the end of this one; and the requests at the
+ * target's pace. It counts down as windows pass and checks finish; where the finished checks sent
+ * fewer or more requests than planned (a target with less data, or more, than the one the
+ * estimates were measured on), the checks still to run are expected to do the same.
+ */
+export function remainingSeconds(plan: Schedule, progress: Progress): number {
+  const perRequest = (plan.workSeconds - STARTUP_S) / Math.max(1, plan.requests);
+  let leftMain = 0;
+  let leftAll = 0;
+  let plannedDone = 0;
+  let sentDone = 0;
+  for (const [id, requests] of plan.perCheck) {
+    const sent = progress.finished.get(id);
+    if (sent === undefined) {
+      leftMain += requests.main;
+      leftAll += requests.all;
+    } else {
+      plannedDone += requests.all;
+      sentDone += sent;
+    }
+  }
+  // Revised only on evidence: a few checks' worth of requests, and never past a factor of four.
+  const ratio = plannedDone >= REVISE_AFTER_REQUESTS ? Math.min(4, Math.max(0.25, sentDone / plannedDone)) : 1;
+  // The checks under way have sent part of theirs: what the run sent beyond the finished checks and its own.
+  const underWay = Math.max(0, progress.sent - sentDone - plan.ownRequests);
+  leftMain = Math.max(0, Math.round(leftMain * ratio) - underWay);
+  leftAll = Math.max(0, Math.round(leftAll * ratio) - underWay);
+  const mainAccount = plan.budgets.filter((b) => b.who === 'the configured key' || b.who === 'keys of the pool');
+  const perWindow = Math.max(
+    1,
+    mainAccount.reduce((sum, b) => sum + b.ceiling * b.count, 0),
+  );
+  const untilReset = progress.standing.untilResetS ?? plan.windowSeconds;
+  const beyond = leftMain - progress.standing.room;
+  const windows = beyond > 0 ? untilReset + (Math.ceil(beyond / perWindow) - 1) * plan.windowSeconds : 0;
+  const waitPending = WINDOW_WAITS.some((w) => plan.perCheck.has(checkId(w)) && !progress.finished.has(checkId(w)));
+  const pending = waitPending ? untilReset : 0;
+  return Math.max(leftAll * perRequest, windows, pending, progress.waitS) + CLOSING_S;
+}
+
+/** The schedule in one line for the run's start: "schedule: about 64 s, 1 window(s) of 60 s, 21 keys, ...". */
+export function planLine(plan: Schedule): string {
+  const phase = plan.firstWindowEndsInS === null ? '' : `, the target's window ending in ${Math.round(plan.firstWindowEndsInS)} s`;
+  const waits = plan.waits.length > 0 ? `; waits for a window: ${plan.waits.join(', ')}` : '';
+  return `schedule: about ${Math.round(plan.seconds)} s for about ${plan.requests} requests, ${plan.windows} window(s) of ${plan.windowSeconds} s over ${plan.keys} key(s)${phase}${waits}`;
+}
+
+/**
+ * The schedule beside what the run did, for the report: the predicted wall time from the run's
+ * start (`beforeMs`: the time it took to make the schedule), and each budget's planned requests
+ * beside those its buckets counted (the pool's keys: the most one key carried).
+ */
+export function scheduleRecord(
+  plan: Schedule,
+  beforeMs: number,
+  log: readonly Exchange[],
+  buckets: { readonly main: string; readonly pool: readonly string[]; readonly other: string | null },
+): ScheduleRecord {
+  const sent = new Map<string, number>();
+  const created = new Map<string, number>();
+  let withoutKey = 0;
+  for (const e of log) {
+    if (e.auth === 'none') withoutKey++;
+    else sent.set(e.bucket, (sent.get(e.bucket) ?? 0) + 1);
+    if (e.auth === 'created') created.set(e.bucket, (created.get(e.bucket) ?? 0) + 1);
+  }
+  const actual: Record<string, number> = {
+    'the configured key': sent.get(buckets.main) ?? 0,
+    'keys of the pool': Math.max(0, ...buckets.pool.map((b) => sent.get(b) ?? 0)),
+    "the second account's key": buckets.other ? (sent.get(buckets.other) ?? 0) : 0,
+    'requests without a key': withoutKey,
+    'a key exhausted on purpose': Math.max(0, ...created.values()),
+  };
+  return {
+    plannedMs: Math.round(beforeMs + plan.seconds * 1000),
+    windowSeconds: plan.windowSeconds,
+    windows: plan.windows,
+    keys: plan.keys,
+    budgets: plan.budgets.map((b) => ({ who: b.who, count: b.count, planned: b.requests, actual: actual[b.who] ?? 0 })),
+  };
+}
+
+/** The run's plan: made once, from its settings and the target's first answers, and read by every later stage. */
+export interface RunPlan {
+  readonly selection: Selection;
+  /** Cases a property (`--property-runs`, else the full budget). */
+  readonly propertyRuns: number;
+  /** `--max-submissions`, else the default cap. */
+  readonly maxSubmissions: number;
+  /** Keys the run spreads its work over, the pool, the windows and the wall time. */
+  readonly schedule: Schedule;
+  /** Where the target's window ended and how fast it answered, as the preflight saw. */
+  readonly pace: ReturnType<typeof targetPace>;
+}
+
+/**
+ * Plans the run once the preflight has spoken to the target (`log`: its exchanges): the checks
+ * selected, their cases, the key pool's size (`poolSizeFor`), and the schedule over the target's
+ * budgets from where its window stands and how fast it answers.
+ */
+export function planRun(
+  settings: Pick<Settings, 'only' | 'skip' | 'readOnly' | 'maxKeys' | 'propertyRuns' | 'maxSubmissions'>,
+  profile: Profile,
+  hasOtherAccountKey: boolean,
+  log: readonly Exchange[],
+  estimates: RequestEstimates = loadEstimates(),
+): RunPlan {
+  const selection = { only: settings.only, skip: settings.skip };
+  const propertyRuns = settings.propertyRuns ?? propertyBudget();
+  const oneKeyMainRequests = () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
+  const pace = targetPace(log, profile.limits.windowSeconds);
+  const keys = poolSizeFor(settings, oneKeyMainRequests, pace.perKeyCeiling ?? profile.limits.perKeyPerMinute);
+  return {
+    selection,
+    propertyRuns,
+    maxSubmissions: settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS,
+    schedule: schedule(estimates, { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey, keys, propertyRuns, ...pace }),
+    pace,
+  };
+}
