@@ -7,6 +7,8 @@ import { referenceProfile, startReference, type ReferenceApp, type RunningRefere
 import { VARIANTS } from '../variants/index.js';
 import { DIRECT_RUN, ROOT } from './support/cli.js';
 import { liveRunKeys } from './support/live-keys.js';
+import { describeCleanup } from '../src/run/cleanup.js';
+import type { LedgerEntry } from '../src/broker/ledger.js';
 
 // Issue 5: a run never leaves a key it created behind, even when it is stopped halfway.
 
@@ -177,4 +179,22 @@ describe('cleanup at a key path given then (--key-path)', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--key-path must be a path under /api/v1/');
   });
+});
+
+test('the cleanup line names three deleted keys and counts the rest, but names every key left on the target', () => {
+  const entry = (n: number): LedgerEntry => ({
+    event: 'created',
+    kind: 'api_key',
+    id: `key_${n}`,
+    name: `conformance-run-pool-${n}`,
+    runId: 'run',
+    baseUrl: 'http://x',
+    at: '',
+  });
+  const deleted = Array.from({ length: 22 }, (_, n) => entry(n));
+  const left = [entry(100), entry(101)].map((e) => ({ entry: e, reason: 'refused' }));
+  const line = describeCleanup({ deleted, leftBehind: left });
+  expect(line).toMatch(/^deleted 22 key\(s\) the suite created \(.*pool-0.*pool-1.*pool-2 \[key_2\] and 19 more, each in the ledger\)/);
+  expect(line).not.toMatch(/pool-3\b/);
+  expect(line).toMatch(/2 key\(s\) LEFT ON THE TARGET: conformance-run-pool-100 \[key_100\], conformance-run-pool-101 \[key_101\] \(refused\)/);
 });

@@ -53,9 +53,16 @@ export async function cleanupCreated(
   return result;
 }
 
+/** How many deleted keys the cleanup line names. */
+const DELETED_NAMED = 3;
+
 /** One line: what was deleted and what stays on the target (by name and id, never a secret). */
 export function describeCleanup(result: CleanupResult): string {
-  const parts = [`deleted ${result.deleted.length} key(s) the suite created${result.deleted.length > 0 ? ` (${result.deleted.map(label).join(', ')})` : ''}`];
+  // Deleted keys need no action: a few are named, the ledger names each (a pool of 20 made a line of 1,600 characters).
+  const named = result.deleted.slice(0, DELETED_NAMED).map(label);
+  const more = result.deleted.length - named.length;
+  const list = named.length > 0 ? ` (${named.join(', ')}${more > 0 ? ` and ${more} more, each in the ledger` : ''})` : '';
+  const parts = [`deleted ${result.deleted.length} key(s) the suite created${list}`];
   if (result.leftBehind.length > 0) {
     const byReason = new Map<string, string[]>();
     for (const { entry, reason } of result.leftBehind) byReason.set(reason, [...(byReason.get(reason) ?? []), label(entry)]);
