@@ -6,14 +6,14 @@ import { vitestOutput } from './vitest-output.js';
 import type { RunContext } from '../check/run-context.js';
 import type { Output } from '../output.js';
 import type { RunParts } from './parts.js';
-import { SuiteOrder } from './suite-order.js';
+import { selectedSuiteFiles, SuiteOrder } from './suite-order.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 const ROOT = PACKAGE_ROOT;
 
 /**
- * Runs the suites (`suites/*.suite.ts`) through vitest's node API, in one worker thread, in a
- * fixed order, with the run's context provided to every check. `onStart` receives the running
+ * Runs the suites (`suites/*.suite.ts`, those the selection needs) through vitest's node API, in
+ * one worker thread, in a fixed order, with the run's context provided to every check. `onStart` receives the running
  * vitest as soon as there is one, so that Ctrl-C can stop it.
  */
 export async function runSuites(options: {
@@ -33,7 +33,7 @@ export async function runSuites(options: {
       root: ROOT,
       config: false,
       watch: false,
-      include: ['suites/**/*.suite.ts'],
+      include: selectedSuiteFiles(options.context.selection),
       reporters: [
         options.collector,
         options.reporters.progress(io.out),
