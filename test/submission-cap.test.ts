@@ -4,7 +4,7 @@ import { MUTANTS } from '../mutants/index.js';
 import type { ReferenceApp } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { rowData } from '../suites/arbitraries/rowData.js';
-import { readReport, runAgainstReference, runCli } from './support/cli.js';
+import { readReport, runAgainstReference, runCli, sharedRun } from './support/cli.js';
 
 // Submissions cannot be deleted under the API document, so a run keeps to a cap on those it
 // creates (`--max-submissions`, default 10, issue 24): these runs count them at the reference and
@@ -32,7 +32,8 @@ const leftOutForCap = (report: ConformanceDocument) =>
   report.clauses.flatMap((c) => c.checks).filter((c) => c.status === 'not_applicable' && c.cause === 'max-submissions');
 
 test('a full default run against the embedded reference creates at most 10 submissions, and the report counts each', async () => {
-  const run = await runCli([]);
+  // The same whole run as report-files.test.ts's, made once.
+  const run = await sharedRun([]);
   expect(run.exitCode).toBe(0);
   const report = readReport(run);
   const created = createdIn(report);
