@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CLAUSE_IDS, familyOf, type Family } from '../clauses/catalogue.js';
 import { selectionReason, type Selection } from '../clauses/selection.js';
 
@@ -44,21 +43,4 @@ export function selectedSuiteFiles(selection: Selection): string[] {
 /** A suite file's registry name: `suites/keys.suite.ts` is `keys`. */
 export function suiteName(file: string): string {
   return basename(file).replace(/\.suite\.ts$/, '');
-}
-
-export class SuiteOrder extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    // Only listed files are loaded (selectedSuiteFiles; test/suites-registered.test.ts fails on an
-    // unlisted one); were one passed, it would still run before run-wide, whose judges must see
-    // every other check's requests.
-    const rank = (spec: TestSpecification) => {
-      const index = (SUITE_ORDER as readonly string[]).indexOf(suiteName(spec.moduleId));
-      return index === -1 ? SUITE_ORDER.length - 1.5 : index;
-    };
-    return [...files].sort((a, b) => rank(a) - rank(b));
-  }
-
-  override async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return files;
-  }
 }

@@ -1,12 +1,12 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVitest, type Reporter, type Vitest } from 'vitest/node';
+import type { Reporter, Vitest } from 'vitest/node';
 import { vitestOutput } from './vitest-output.js';
 import type { RunContext } from '../check/run-context.js';
 import type { Output } from '../output.js';
 import type { RunParts } from './parts.js';
-import { selectedSuiteFiles, SuiteOrder } from './suite-order.js';
+import { selectedSuiteFiles } from './suite-order.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 const ROOT = PACKAGE_ROOT;
@@ -25,6 +25,9 @@ export async function runSuites(options: {
   readonly onStart: (vitest: Vitest) => void;
 }): Promise<void> {
   const { io } = options;
+  // vitest's node API, some 300 ms of loading, is loaded only once a run gets this far: a dry run,
+  // or a run stopped by its settings or its preflight, never needs it.
+  const [{ startVitest }, { SuiteOrder }] = await Promise.all([import('vitest/node'), import('./suite-sequencer.js')]);
   const cache = cacheDir();
   const vitest = await startVitest(
     'test',
