@@ -1,4 +1,4 @@
-import type { ClauseId } from '../src/clauses/catalogue.js';
+import type { ClauseId, Family } from '../src/clauses/catalogue.js';
 import type { Modification } from '../reference/server.js';
 
 /** What the suite must give a clause a mutant breaks: `fail` for MUST clauses, `warn` for SHOULD. */
@@ -14,6 +14,12 @@ export interface Mutant {
   readonly breaks: Readonly<Partial<Record<ClauseId, Expected>>>;
   /** Clauses the fault may also trip; anything else flagged is a false alarm. */
   readonly collateral?: readonly ClauseId[];
+  /**
+   * Families whose checks send the requests that show the fault, where those are not the families
+   * of its clauses (a 500 to a key creation is GEN-3's, sent by KEY's checks): its kill-matrix run
+   * selects these too (test/support/kill.ts).
+   */
+  readonly provokedBy?: readonly Family[];
   readonly modify: Modification;
 }
 

@@ -5,6 +5,8 @@ import { pathOf } from './support.js';
 export default defineMutant({
   description: "picklist responses repeat the X-RateLimit-Remaining of the key's last other response: it never falls on that route",
   breaks: { 'RATE-8': 'warn' },
+  // RATE-8 judges every sequential request of the run: the picklists are walked page by page by PAG's checks.
+  provokedBy: ['PAG'],
   modify: ({ app }) => {
     const lastByKey = new Map<string, string>();
     app.addHook('onSend', async (req, reply, payload) => {

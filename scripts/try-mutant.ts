@@ -1,15 +1,14 @@
 import { MUTANTS, type MutantName } from '../mutants/index.js';
 import { referenceProfile } from '../reference/server.js';
 import { runAgainstReference } from '../test/support/cli.js';
-import { judgeKill } from '../test/support/kill.js';
-import { matrixArgs, matrixTarget } from '../test/support/matrix.js';
+import { judgeKill, killRun } from '../test/support/kill.js';
 
 // `node --import tsx scripts/try-mutant.ts NAME`: one kill-matrix run, for writing a mutant.
 const name = process.argv[2] as MutantName;
 const mutant = MUTANTS[name];
 if (!mutant) throw new Error(`no mutant ${name}`);
-const rate = [...Object.keys(mutant.breaks), ...(mutant.collateral ?? [])].some((id) => id.startsWith('RATE-'));
-const run = await runAgainstReference(matrixTarget(mutant.modify, referenceProfile(), rate), matrixArgs(rate));
+const { target, args } = killRun(mutant, referenceProfile());
+const run = await runAgainstReference(target, args);
 const { missed, unexpected } = judgeKill(mutant, run.report);
 console.log(`${name}: verdict ${run.report.verdict}, exit ${run.exitCode}, report ${run.reportDir}`);
 for (const line of missed) console.log(`  MISSED: ${line}`);

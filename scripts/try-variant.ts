@@ -4,8 +4,10 @@ import { documentOnly, runAgainstReference } from '../test/support/cli.js';
 import { matrixArgs, matrixTarget } from '../test/support/matrix.js';
 import { judgeTolerance } from '../test/support/tolerance.js';
 
-// `node --import tsx scripts/try-variant.ts NAME [--document-only]`: one tolerance-matrix run,
-// for writing a variant. Prints the false findings, if any, and the report folder.
+// `node --import tsx scripts/try-variant.ts NAME [--document-only]`: one tolerance-matrix run of
+// the variant alone, for writing a variant, or for telling which of the variants that shared a
+// failed run in the matrix (test/support/tolerance.ts) the false finding is. Prints the false
+// findings, if any, and the report folder.
 const [name, flag] = process.argv.slice(2) as [VariantName, string | undefined];
 const variant = VARIANTS[name];
 if (!variant) throw new Error(`no variant ${name}: ${Object.keys(VARIANTS).join(', ')}`);

@@ -3,21 +3,16 @@ import { ALTERNATE_PROFILE_SAMPLE, KNOWN_SURVIVORS, MUTANTS, type MutantName } f
 import { referenceProfile } from '../reference/server.js';
 import { loadProfile, type Profile } from '../src/profile/profile.js';
 import { ROOT, runAgainstReference } from './support/cli.js';
-import { judgeKill } from './support/kill.js';
-import { matrixArgs, matrixTarget } from './support/matrix.js';
+import { judgeKill, killRun, touchesRate } from './support/kill.js';
 
 // Sensitivity is the product: every mutant must be caught on each clause it declares, at the
-// declared level, and flag nothing beyond its declared and collateral clauses. Matrix runs are
-// made fast as test/support/matrix.ts says.
-
-function touchesRate(name: MutantName): boolean {
-  const { breaks, collateral = [] } = MUTANTS[name];
-  return [...Object.keys(breaks), ...collateral].some((id) => id.startsWith('RATE-'));
-}
+// declared level, and flag nothing beyond its declared and collateral clauses among the families
+// its run selects (test/support/kill.ts). Matrix runs are made fast as test/support/matrix.ts says.
 
 async function expectCaught(name: MutantName, profile: Profile = referenceProfile()): Promise<void> {
   const mutant = MUTANTS[name];
-  const run = await runAgainstReference(matrixTarget(mutant.modify, profile, touchesRate(name)), matrixArgs(touchesRate(name)));
+  const { target, args } = killRun(mutant, profile);
+  const run = await runAgainstReference(target, args);
   const verdict = judgeKill(mutant, run.report);
   expect(verdict.missed, `${name} survived`).toEqual([]);
   expect(verdict.unexpected, `${name} tripped undeclared clauses`).toEqual([]);
@@ -34,7 +29,7 @@ const RETRY = { retry: 1 } as const;
 
 // Mutants of the rate-limit clauses run under the real ceiling and mostly wait on it: they start
 // first, so that the matrix does not end on a tail of them while the cores sit idle.
-const byCost = (names: readonly MutantName[]) => [...names].sort((a, b) => Number(touchesRate(b)) - Number(touchesRate(a)));
+const byCost = (names: readonly MutantName[]) => [...names].sort((a, b) => Number(touchesRate(MUTANTS[b])) - Number(touchesRate(MUTANTS[a])));
 
 describe.concurrent('kill matrix', () => {
   const alternate = loadProfile(`${ROOT}profiles/alternate.json`).profile;

@@ -1,17 +1,89 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadProfile } from '../src/profile/profile.js';
 import { ROOT, runAgainstReference } from './support/cli.js';
 
-// No false failures: the reference passes every check, under the shipped profile and under an
-// alternate one in which every fact the document leaves open differs.
+// Two whole runs of the reference, each judged twice. No false failures: the reference passes
+// every check, under the shipped profile and under an alternate one in which every fact the
+// document leaves open differs. And (issue 5) the suite handles live secrets and must never write
+// one: the reference records every key it issues, and every byte the run produced is searched.
+
+const PROFILES = ['reference', 'alternate'] as const;
+
+/** Every spelling of a secret the search looks for, written here independently of the redactor. */
+function spellings(secret: string, prefix: string): string[] {
+  const out = [secret, encodeURIComponent(secret)];
+  const bytes = Buffer.from(secret);
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const middle = encoded.slice(shift === 0 ? 0 : 4, Math.floor((bytes.length + shift) / 3) * 4);
+    out.push(middle, middle.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  // "A part of the secret": 8 consecutive characters after the prefix (clause catalogue, KEY).
+  const body = secret.startsWith(prefix) ? secret.slice(prefix.length) : secret;
+  for (let i = 0; i + 8 <= body.length; i++) out.push(body.slice(i, i + 8));
+  return out;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** A whole run against the reference under a profile, with every key the reference issued; made once for both tests. */
+function wholeRun(name: (typeof PROFILES)[number]) {
+  const issued: string[] = [];
+  const run = runAgainstReference({
+    profile: loadProfile(`${ROOT}profiles/${name}.json`).profile,
+    modify: ({ state }) => {
+      const create = state.store.createKey.bind(state.store);
+      state.store.createKey = (account, keyName) => {
+        const created = create(account, keyName);
+        issued.push(created.secret);
+        return created;
+      };
+    },
+  });
+  return run.then((result) => ({ ...result, issued }));
+}
+
+const runs = new Map<string, ReturnType<typeof wholeRun>>();
+const runUnder = (name: (typeof PROFILES)[number]) => runs.get(name) ?? runs.set(name, wholeRun(name)).get(name)!;
+
 describe.concurrent('the reference', () => {
-  test.each(['reference', 'alternate'])('is conformant with no warning, failure or suite fault under the %s profile', async (name) => {
-    const run = await runAgainstReference({ profile: loadProfile(`${ROOT}profiles/${name}.json`).profile });
+  test.each(PROFILES)('is conformant with no warning, failure or suite fault under the %s profile', async (name) => {
+    const run = await runUnder(name);
     const flagged = run.report.clauses.filter((c) => ['fail', 'warn', 'error'].includes(c.status)).map((c) => `${c.id} ${c.status}: ${c.reason}`);
     expect(flagged).toEqual([]);
     expect(run.report.suiteFaults).toEqual([]);
     expect(run.report.verdict).toBe('conformant');
     expect(run.exitCode).toBe(0);
     expect(run.report.environment.unplanned429).toBe(0);
+  });
+
+  test.each(PROFILES)('a whole run under the %s profile writes no secret anywhere: stdout, stderr and every report file', async (name) => {
+    const run = await runUnder(name);
+    const secrets = [run.target.keys.main, run.target.keys.other, ...run.issued];
+    // The run did create keys and reveal them, or the search proves nothing.
+    expect(run.issued.length).toBeGreaterThan(5);
+    expect(run.exitCode).toBe(0);
+
+    const outputs: [string, string][] = [
+      ['stdout', run.stdout],
+      ['stderr', run.stderr],
+      ...filesUnder(run.reportDir).map((file): [string, string] => [file, readFileSync(file, 'latin1')]),
+    ];
+    expect(outputs.length).toBeGreaterThan(4);
+    const prefix = run.report.profile.content as { keyPrefix?: string | null };
+    const found: string[] = [];
+    for (const [where, text] of outputs) {
+      for (const [index, secret] of secrets.entries()) {
+        if (spellings(secret, prefix.keyPrefix ?? 'sk_').some((form) => text.includes(form))) found.push(`secret ${index} in ${where}`);
+      }
+    }
+    expect(found).toEqual([]);
   });
 });

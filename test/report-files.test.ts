@@ -7,6 +7,7 @@ import { schemaErrors } from '../src/schemas.js';
 import { ctrfProblems, harProblems } from './support/report-formats.js';
 import { XMLLINT, xsdProblems } from './support/spawned.js';
 import { junitCases, readJson, runConformance, scratch, targetEnv, withMutants, withReference, type CommandResult } from './support/commands.js';
+import { readReport, sharedRun } from './support/cli.js';
 
 // One target with a MUST fault (RES-1) and a SHOULD fault (GEN-2), run twice: as is and --strict.
 const FAULTS = withMutants('workspace-description-null', 'version-prefix-ignored');
@@ -48,11 +49,11 @@ async function runOnce(extra: string[], env: Record<string, string>): Promise<Ru
 }
 
 beforeAll(async () => {
-  const cwd = scratch();
-  wholeDir = join(cwd, 'reports');
-  const wholeRun = runConformance(['--report-dir', join(cwd, 'reports')], {}, cwd).then(() =>
-    readJson<ConformanceDocument>(join(cwd, 'reports/conformance.json')),
-  );
+  // The same whole run as submission-cap.test.ts's, made once.
+  const wholeRun = sharedRun([]).then((result) => {
+    wholeDir = result.reportDir;
+    return readReport(result);
+  });
   [plain, strict, whole] = await Promise.all([runOnce([], {}), runOnce(['--strict'], { GITHUB_ACTIONS: 'true' }), wholeRun]);
 }, 300_000);
 

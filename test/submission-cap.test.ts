@@ -4,11 +4,12 @@ import { MUTANTS } from '../mutants/index.js';
 import type { ReferenceApp } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { rowData } from '../suites/arbitraries/rowData.js';
-import { readReport, runAgainstReference, runCli } from './support/cli.js';
+import { readReport, runAgainstReference, runCli, sharedRun } from './support/cli.js';
 
 // Submissions cannot be deleted under the API document, so a run keeps to a cap on those it
 // creates (`--max-submissions`, default 10, issue 24): these runs count them at the reference and
-// in the report.
+// in the report. Each test starts its own target (or reads the shared whole run): they run side by
+// side.
 
 /** Counts at the reference the submissions it created (answered 201) and the rows they carried. */
 function countCreated(): { created: number; rows: number; modify: (reference: ReferenceApp) => void } {
@@ -31,8 +32,9 @@ const createdIn = (report: ConformanceDocument) => report.resources.created.filt
 const leftOutForCap = (report: ConformanceDocument) =>
   report.clauses.flatMap((c) => c.checks).filter((c) => c.status === 'not_applicable' && c.cause === 'max-submissions');
 
-test('a full default run against the embedded reference creates at most 10 submissions, and the report counts each', async () => {
-  const run = await runCli([]);
+test.concurrent('a full default run against the embedded reference creates at most 10 submissions, and the report counts each', async () => {
+  // The same whole run as report-files.test.ts's, made once.
+  const run = await sharedRun([]);
   expect(run.exitCode).toBe(0);
   const report = readReport(run);
   const created = createdIn(report);
@@ -44,7 +46,7 @@ test('a full default run against the embedded reference creates at most 10 submi
   expect(byChecks).toBe(created);
 });
 
-test('a default run, counted at the reference, creates at most 10 submissions carrying every generated row', async () => {
+test.concurrent('a default run, counted at the reference, creates at most 10 submissions carrying every generated row', async () => {
   const counted = countCreated();
   const run = await runAgainstReference({ modify: counted.modify }, ['--only', 'SUB,AUTH', '--seed', '1']);
   expect(run.exitCode).toBe(0);
@@ -55,7 +57,7 @@ test('a default run, counted at the reference, creates at most 10 submissions ca
   expect(counted.rows).toBeGreaterThan(1 + 2 + 16 + 6 + 100);
 });
 
-test('--max-submissions 0 makes the checks that create a submission not applicable, naming the setting', async () => {
+test.concurrent('--max-submissions 0 makes the checks that create a submission not applicable, naming the setting', async () => {
   const counted = countCreated();
   const run = await runAgainstReference({ modify: counted.modify }, ['--only', 'SUB,AUTH', '--max-submissions', '0']);
   expect(counted.created).toBe(0);
@@ -70,7 +72,7 @@ test('--max-submissions 0 makes the checks that create a submission not applicab
   expect(run.report.complete).toBe(false);
 });
 
-test('--max-submissions 3 creates at most 3 submissions, and the checks with no room left say so', async () => {
+test.concurrent('--max-submissions 3 creates at most 3 submissions, and the checks with no room left say so', async () => {
   const counted = countCreated();
   const run = await runAgainstReference({ modify: counted.modify }, ['--only', 'SUB,AUTH', '--max-submissions', '3']);
   expect(counted.created).toBeLessThanOrEqual(3);
@@ -81,7 +83,7 @@ test('--max-submissions 3 creates at most 3 submissions, and the checks with no 
   expect(run.report.clauses.filter((c) => c.status === 'fail' || c.status === 'warn')).toEqual([]);
 });
 
-test('--dry-run names the submissions the run will create and the clauses that need them', async () => {
+test.concurrent('--dry-run names the submissions the run will create and the clauses that need them', async () => {
   const run = await runCli(['--dry-run']);
   expect(run.exitCode).toBe(0);
   expect(run.stdout).toMatch(/submissions: about (\d+), never more than 10 \(--max-submissions; they cannot be deleted\), for SUB-1, SUB-4, SUB-5/);
@@ -94,27 +96,30 @@ test('--dry-run names the submissions the run will create and the clauses that n
 /** How deep objects and arrays nest in a value: the fault of the deep-nesting-500 mutant is past 16. */
 const depth = (value: unknown): number => (typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depth)) : 0);
 
-test('a generated case that fails is bisected out of its submission and reported as fast-check finds it alone: shrunk input, seed and path', async () => {
-  const run = await runAgainstReference({ modify: MUTANTS['deep-nesting-500'].modify }, ['--only', 'SUB-5', '--seed', '3']);
-  const generated = run.report.clauses.flatMap((c) => c.checks).find((c) => c.title.startsWith('generated well-formed rows'))!;
-  expect(generated.status).toBe('warn');
-  // One case, not a batch of them: the reason names generated rows, the input is one case.
-  expect(generated.reason).toMatch(/^a submission of generated rows answered 500/);
-  expect(generated.reason).not.toMatch(/cases together|--max-submissions/);
-  expect(generated.repro?.seed).toBe(3);
-  const counterexample = JSON.parse(generated.repro!.counterexample!) as { [key: string]: unknown }[];
-  expect(Math.max(...counterexample.map(depth))).toBeGreaterThan(16);
-  // The same property run a request per case (fast-check alone, judging as the mutant does) fails
-  // first on the same case and shrinks it along the same path to the same input.
-  const alone = fc.check(
-    fc.property(fc.array(rowData(), { minLength: 1, maxLength: 3 }), (rows) => !rows.some((data) => depth(data) > 16)),
-    { seed: 3, numRuns: 100 },
-  );
-  expect(generated.repro?.path).toBe(alone.counterexamplePath);
-  expect(generated.repro?.counterexample).toBe(fc.stringify(alone.counterexample?.[0]));
-  // Created: the batches that passed and the shrunk cases that did, never more than the cap.
-  expect(createdIn(run.report)).toBeLessThanOrEqual(10);
-});
+test.concurrent(
+  'a generated case that fails is bisected out of its submission and reported as fast-check finds it alone: shrunk input, seed and path',
+  async () => {
+    const run = await runAgainstReference({ modify: MUTANTS['deep-nesting-500'].modify }, ['--only', 'SUB-5', '--seed', '3']);
+    const generated = run.report.clauses.flatMap((c) => c.checks).find((c) => c.title.startsWith('generated well-formed rows'))!;
+    expect(generated.status).toBe('warn');
+    // One case, not a batch of them: the reason names generated rows, the input is one case.
+    expect(generated.reason).toMatch(/^a submission of generated rows answered 500/);
+    expect(generated.reason).not.toMatch(/cases together|--max-submissions/);
+    expect(generated.repro?.seed).toBe(3);
+    const counterexample = JSON.parse(generated.repro!.counterexample!) as { [key: string]: unknown }[];
+    expect(Math.max(...counterexample.map(depth))).toBeGreaterThan(16);
+    // The same property run a request per case (fast-check alone, judging as the mutant does) fails
+    // first on the same case and shrinks it along the same path to the same input.
+    const alone = fc.check(
+      fc.property(fc.array(rowData(), { minLength: 1, maxLength: 3 }), (rows) => !rows.some((data) => depth(data) > 16)),
+      { seed: 3, numRuns: 100 },
+    );
+    expect(generated.repro?.path).toBe(alone.counterexamplePath);
+    expect(generated.repro?.counterexample).toBe(fc.stringify(alone.counterexample?.[0]));
+    // Created: the batches that passed and the shrunk cases that did, never more than the cap.
+    expect(createdIn(run.report)).toBeLessThanOrEqual(10);
+  },
+);
 
 /** A target that creates a submission from every POST, whatever its body: what a lenient one does. */
 function acceptingEverySubmission(): { accepted: number; modify: (reference: ReferenceApp) => void } {
@@ -130,23 +135,26 @@ function acceptingEverySubmission(): { accepted: number; modify: (reference: Ref
   return lenient;
 }
 
-test('a lenient target that accepts the bodies GEN-3 and GEN-4 send to be refused: the report counts every submission it made', async () => {
+test.concurrent('a lenient target that accepts the bodies GEN-3 and GEN-4 send to be refused: the report counts every submission it made', async () => {
   const lenient = acceptingEverySubmission();
   const run = await runAgainstReference({ modify: lenient.modify }, ['--only', 'GEN-3,GEN-4']);
   expect(lenient.accepted).toBeGreaterThan(0);
   expect(createdIn(run.report)).toBe(lenient.accepted);
 });
 
-test('what a lenient target accepted of the bodies meant to be refused takes its place under --max-submissions: the checks that create one after find no room', async () => {
-  const lenient = acceptingEverySubmission();
-  const run = await runAgainstReference({ modify: lenient.modify }, ['--only', 'GEN-4,SUB-1', '--max-submissions', '1']);
-  // GEN-4's malformed bodies were accepted (a finding, and submissions that stay): the one place is taken.
-  expect(lenient.accepted).toBeGreaterThan(0);
-  expect(createdIn(run.report)).toBe(lenient.accepted);
-  expect(leftOutForCap(run.report).map((c) => c.clause)).toContain('SUB-1');
-});
+test.concurrent(
+  'what a lenient target accepted of the bodies meant to be refused takes its place under --max-submissions: the checks that create one after find no room',
+  async () => {
+    const lenient = acceptingEverySubmission();
+    const run = await runAgainstReference({ modify: lenient.modify }, ['--only', 'GEN-4,SUB-1', '--max-submissions', '1']);
+    // GEN-4's malformed bodies were accepted (a finding, and submissions that stay): the one place is taken.
+    expect(lenient.accepted).toBeGreaterThan(0);
+    expect(createdIn(run.report)).toBe(lenient.accepted);
+    expect(leftOutForCap(run.report).map((c) => c.clause)).toContain('SUB-1');
+  },
+);
 
-test("a profile's submissions.workspaceId sends every submission of the run to that workspace", async () => {
+test.concurrent("a profile's submissions.workspaceId sends every submission of the run to that workspace", async () => {
   let chosen = '';
   const workspaces: string[] = [];
   const run = await runAgainstReference(

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { CLAUSE_IDS, CLAUSES, FAMILIES, isClauseId } from '../src/clauses/catalogue.js';
+import { CLAUSE_IDS, CLAUSES, FAMILIES, familyOf, isClauseId, type ClauseId } from '../src/clauses/catalogue.js';
+import { RUN_WIDE_JUDGES } from '../src/judge/run-wide.js';
+import { selectedSuiteFiles, SUITE_FAMILIES, suiteName, type SuiteName } from '../src/run/suite-order.js';
 import { ROOT } from './support/cli.js';
 
 const suiteFiles = readdirSync(`${ROOT}suites`).filter((f) => f.endsWith('.suite.ts'));
@@ -24,5 +26,27 @@ describe('clause registry', () => {
     const text = readFileSync(`${ROOT}suites/${file}`, 'utf8');
     for (const [, id] of text.matchAll(/check\(\s*'([A-Z]+-\d+)'/g)) expect(isClauseId(id!), `${id} in ${file}`).toBe(true);
     for (const [, id] of text.matchAll(/clause: '([A-Z]+-\d+)'/g)) expect(isClauseId(id!), `${id} in ${file}`).toBe(true);
+  });
+
+  // A run loads only the suite files that may hold a selected clause (selectedSuiteFiles): a file
+  // naming a clause of a family its entry leaves out would see that clause's checks never run.
+  test.each(suiteFiles)('%s names only clauses of the families SUITE_FAMILIES gives it', (file) => {
+    const text = readFileSync(`${ROOT}suites/${file}`, 'utf8');
+    const families = SUITE_FAMILIES[suiteName(file) as SuiteName];
+    for (const [, id] of text.matchAll(/'([A-Z]+-\d+)'/g)) expect(families, `${id} in ${file}`).toContain(familyOf(id as ClauseId));
+  });
+
+  test('the run-wide suite is given the families of the run-wide judges', () => {
+    const judged = new Set(Object.keys(RUN_WIDE_JUDGES).map((id) => familyOf(id as ClauseId)));
+    expect([...SUITE_FAMILIES['run-wide']].sort()).toEqual([...judged].sort());
+  });
+
+  test('a selection loads the suite files of its families, and the run-wide judges where one of theirs is kept', () => {
+    const files = (only: string[], skip: string[] = []) => selectedSuiteFiles({ only, skip }).map(suiteName);
+    expect(files([])).toHaveLength(suiteFiles.length);
+    expect(files(['AUTH'])).toEqual(['auth']);
+    expect(files(['GEN-2'])).toEqual(['general', 'run-wide']);
+    expect(files(['SUB', 'PAG-6'])).toEqual(['pagination', 'submissions', 'after-writes', 'run-wide']);
+    expect(files([], ['GEN', 'RES', 'PAG', 'ERR', 'AUTH', 'SUB', 'KEY'])).toEqual(['rate-limits', 'run-wide']);
   });
 });

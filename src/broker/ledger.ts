@@ -51,6 +51,12 @@ export function ledgerEntry(
 export class Ledger {
   readonly entries: LedgerEntry[] = [];
   private readonly watchers: (() => void)[] = [];
+  /**
+   * `outstanding` by kind, as of the entry count it was computed at: the pacer asks for the live
+   * keys before every request on the key that deletes them (Broker's hold-back), and the entries
+   * only grow, a few dozen a run against some two thousand requests.
+   */
+  readonly #outstanding = new Map<LedgerEntry['kind'], { readonly at: number; readonly entries: readonly LedgerEntry[] }>();
   constructor(readonly file: string | null) {}
 
   /** Called after every entry is added (the provisional report is written again). */
@@ -70,7 +76,12 @@ export class Ledger {
 
   /** Resources created and not deleted again, in creation order. */
   outstanding(kind: LedgerEntry['kind']): LedgerEntry[] {
-    return outstandingOf(this.entries, kind);
+    let known = this.#outstanding.get(kind);
+    if (known?.at !== this.entries.length) {
+      known = { at: this.entries.length, entries: outstandingOf(this.entries, kind) };
+      this.#outstanding.set(kind, known);
+    }
+    return [...known.entries];
   }
 }
 

@@ -1,19 +1,19 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startVitest, type Reporter, type Vitest } from 'vitest/node';
+import type { Reporter, Vitest } from 'vitest/node';
 import { vitestOutput } from './vitest-output.js';
 import type { RunContext } from '../check/run-context.js';
 import type { Output } from '../output.js';
 import type { RunParts } from './parts.js';
-import { SuiteOrder } from './suite-order.js';
+import { selectedSuiteFiles } from './suite-order.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 const ROOT = PACKAGE_ROOT;
 
 /**
- * Runs the suites (`suites/*.suite.ts`) through vitest's node API, in one worker thread, in a
- * fixed order, with the run's context provided to every check. `onStart` receives the running
+ * Runs the suites (`suites/*.suite.ts`, those the selection needs) through vitest's node API, in
+ * one worker thread, in a fixed order, with the run's context provided to every check. `onStart` receives the running
  * vitest as soon as there is one, so that Ctrl-C can stop it.
  */
 export async function runSuites(options: {
@@ -25,6 +25,9 @@ export async function runSuites(options: {
   readonly onStart: (vitest: Vitest) => void;
 }): Promise<void> {
   const { io } = options;
+  // vitest's node API, some 300 ms of loading, is loaded only once a run gets this far: a dry run,
+  // or a run stopped by its settings or its preflight, never needs it.
+  const [{ startVitest }, { SuiteOrder }] = await Promise.all([import('vitest/node'), import('./suite-sequencer.js')]);
   const cache = cacheDir();
   const vitest = await startVitest(
     'test',
@@ -33,7 +36,7 @@ export async function runSuites(options: {
       root: ROOT,
       config: false,
       watch: false,
-      include: ['suites/**/*.suite.ts'],
+      include: selectedSuiteFiles(options.context.selection),
       reporters: [
         options.collector,
         options.reporters.progress(io.out),

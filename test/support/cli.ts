@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +46,35 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
       resolve({ exitCode: code ?? -1, stdout, stderr, reportDir });
     });
   });
+}
+
+/** How long a test waits for a shared run another test file started. */
+const SHARED_RUN_WAIT_MS = 300_000;
+
+/**
+ * `runCli(args)` for a run several test files ask for alike (a whole default run against the
+ * embedded reference): made once by the first to ask, read by the others from the test run's
+ * scratch folder (test/support/global-setup.ts), so that one `npm test` makes it once.
+ */
+export async function sharedRun(args: readonly string[]): Promise<CliResult> {
+  const dir = join(tmpdir(), `shared-run-${createHash('sha256').update(JSON.stringify(args)).digest('hex').slice(0, 16)}`);
+  const file = join(dir, 'result.json');
+  try {
+    mkdirSync(dir);
+  } catch {
+    // Another test file made the folder first: its run is under way, or done.
+    const until = Date.now() + SHARED_RUN_WAIT_MS;
+    while (!existsSync(file)) {
+      if (Date.now() > until) throw new Error(`the shared run ${JSON.stringify(args)} did not end within ${SHARED_RUN_WAIT_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return JSON.parse(readFileSync(file, 'utf8')) as CliResult;
+  }
+  const result = await runCli(args);
+  // Written whole, then renamed: a reader never sees half of it.
+  writeFileSync(`${file}.tmp`, JSON.stringify(result));
+  renameSync(`${file}.tmp`, file);
+  return result;
 }
 
 export function readReport(result: CliResult): ConformanceDocument {
