@@ -1,4 +1,4 @@
-import { createdAt, type Exchange } from '../http/exchange.js';
+import { createdAt, fromApi, type Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
@@ -89,6 +89,9 @@ export class Broker {
       const headerText = Object.values(exchange.response.headers).join('\n');
       const leaks = this.#revealed.leaksIn(body, headerText);
       if (leaks.length > 0) exchange.leaks = leaks;
+    }
+    // A front end's answer says nothing of the API's budget: counted as spent, like a failure.
+    if (exchange.response && fromApi(exchange)) {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
       if (failedCredential(exchange)) this.pacer.observe(FAILED_CREDENTIALS_BUCKET, true, exchange.response.status, rateHeaders({}), false);
     } else {

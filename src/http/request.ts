@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuthKind, Exchange } from './exchange.js';
+import type { AuthKind, Exchange, RetryCause } from './exchange.js';
 
 /** Who a request speaks for. */
 export type Credential =
@@ -71,8 +71,9 @@ export interface Outgoing {
   readonly check: string | undefined;
   /** The budget was already acquired for it (by the key-spreading layer): pacing lets it pass. */
   readonly acquired?: boolean;
-  /** The log sequence number of the unplanned 429 this request retries. */
+  /** The log sequence number of the attempt this request sends again, and why. */
   readonly retryOf?: number;
+  readonly retryCause?: RetryCause;
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
 }
