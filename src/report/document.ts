@@ -9,6 +9,7 @@ import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } fro
 import type { Comparison } from './baseline.js';
 import { becauseWithKeyLeft } from './footprint.js';
 import { pathFlagsToNames } from './local-paths.js';
+import { networkOf, type NetworkFigures } from './network.js';
 
 /** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {
@@ -47,6 +48,8 @@ export interface ConformanceDocument {
   unverifiable: readonly string[];
   preflight: { notes: readonly string[] };
   environment: { requests: number; unplanned429: number; waitedMs: number };
+  /** What the network and any front end did: retries, transport failures, front-end answers. Absent in reports of earlier versions. */
+  network?: NetworkFigures;
   resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
   suiteFaults: string[];
   /** Present when the run ended before its verdict (a signal, the preflight, a setting, a fault, or not at all yet). */
@@ -148,6 +151,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
       unplanned429: input.log.filter((e) => e.response?.status === 429 && !e.planned429).length,
       waitedMs: Math.round(input.waitedMs),
     },
+    network: networkOf(input.log),
     resources: {
       created: input.ledger.filter((e) => e.event === 'created'),
       removed: input.ledger.filter((e) => e.event === 'deleted'),
