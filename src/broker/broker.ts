@@ -4,6 +4,7 @@ import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
 import { FAILED_CREDENTIALS_BUCKET, Pacer, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
+import { OutageWatch } from './outage.js';
 import { SUBMISSION_CREATION_PATH, SubmissionCap } from './submission-cap.js';
 
 /** A request whose credential the target refused, or one the run sent knowing it would be. */
@@ -29,6 +30,8 @@ export class Broker {
   readonly #keyPrefix: string | null;
   /** Who each pacing bucket speaks for (`main`, `created`…), learnt from the log, for progress lines. */
   readonly #bucketKinds = new Map<string, Exchange['auth']>();
+  /** Whether the target stopped answering; once it has, every wait for a window ends (`Pacer.stop`). */
+  readonly outage = new OutageWatch();
 
   /**
    * @param teardownBucket the bucket of the key that deletes the run's keys: its pacing keeps back
@@ -99,6 +102,8 @@ export class Broker {
     }
     if (createdAt(exchange, SUBMISSION_CREATION_PATH)) this.submissions.observe();
     this.#log.push(exchange);
+    const outage = this.outage.observe(exchange);
+    if (outage) this.pacer.stop(outage.line);
     return seq;
   }
 

@@ -66,6 +66,7 @@ export const STOP_KINDS = {
   preflight: 'the target could not be judged at all',
   settings: 'a setting or the profile is wrong',
   'suite-fault': 'the suite itself broke',
+  'target-gone': 'the target stopped answering during the run',
   unfinished: 'the run has not finished: it is going on, or its process was killed',
 } as const;
 

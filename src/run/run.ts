@@ -110,6 +110,18 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     io.out(`reports: ${published.files.join(', ')}`);
     return SIGNAL_EXIT[signal];
   };
+  /** The target stopped answering (broker/outage.ts): torn down within its bound, inconclusive, at once. */
+  const targetGone = async (why: string): Promise<number> => {
+    io.err(`${why}: stopping the checks, then deleting the keys this run created (at most ${settings.teardownTimeoutMs / 1000} s)`);
+    const torn = await state.teardown?.(settings.teardownTimeoutMs).catch(() => null);
+    const outstanding = state.broker?.ledger.outstanding('api_key') ?? [];
+    const results = stoppedResults(state.collector?.records ?? [], state.clauses, why, state.collector?.planned ?? null);
+    const published = stopReport('target-gone', why, results);
+    io.err(`verdict: inconclusive: ${why}; ${notRunCount(results)} of ${CLAUSE_IDS.length} clauses not run`);
+    if (outstanding.length > 0 || torn === null) io.err(liveKeysLine(outstanding, settings, state.foundKeyPath));
+    io.out(`reports: ${published.files.join(', ')}`);
+    return 2;
+  };
 
   try {
     // Read before anything starts: an unreadable baseline is a setting error (exit 2), not a late surprise.
@@ -178,9 +190,11 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         timeoutMs: Math.min(settings.timeoutMs, withinMs),
         // Unpaced: the pacer kept these requests back (Broker teardownBucket). Yet another client on
         // the key (two CI jobs) may spend that reserve: the teardown at the end of a run, which has
-        // no deadline, waits out a 429 as any request does; the one after a signal, bounded, does not.
+        // no deadline, waits out a 429 as any request does; the one after a signal or a dead target,
+        // bounded, does not, nor sends again what went unanswered.
         hooks: { acquire: async () => undefined, record: async (e, body) => void broker.record(e, body) },
         retry429: !Number.isFinite(withinMs),
+        retryUnanswered: !Number.isFinite(withinMs),
         currentCheck: () => 'cleanup',
       });
     state.teardown = once((withinMs = Number.POSITIVE_INFINITY) => cleanupCreated(teardownHttp(withinMs), broker.ledger, profile, keyDeletion, io, withinMs));
@@ -265,11 +279,14 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         if (interrupt.signal) void vitest.cancelCurrentRun('keyboard-input');
       },
     });
-    const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received]);
-    if (signal) {
+    const gone = broker.outage.detected.then(() => null);
+    const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received, gone]);
+    const outage = signal ? null : broker.outage.outage;
+    if (outage) void (running as Vitest | null)?.cancelCurrentRun('keyboard-input');
+    if (signal || outage) {
       // The checks in flight get a moment to end (their waits were cut), never the whole teardown.
       await Promise.race([suites.catch(() => undefined), sleep(Math.min(STOP_GRACE_MS, settings.teardownTimeoutMs / 4))]);
-      return await interrupted(signal);
+      return signal ? await interrupted(signal) : await targetGone(outage!.line);
     }
     process.exitCode = 0;
     await state.teardown();

@@ -1,0 +1,91 @@
+import { fromApi, type Exchange, type TransportFailureKind } from '../http/exchange.js';
+
+/** Exchanges in a row without an answer of the API that mean the target is gone… */
+const IN_A_ROW = 6;
+/** …over at least this long: a restart of a second is ridden out by the retries, not called a death. */
+const OVER_MS = 2000;
+
+/** How each kind of silence reads in the one line. */
+const WORDS: Record<TransportFailureKind, string> = {
+  refused: 'refused',
+  reset: 'reset',
+  timeout: 'timed out',
+  dns: 'not resolved',
+  tls: 'failed in TLS',
+  'front-end': 'answered by a front end',
+  too_large: 'too large',
+  other: 'failed',
+};
+
+/** The target stopped answering: when, and what the requests met. */
+export interface Outage {
+  /** When the first request of the streak was sent. */
+  readonly since: Date;
+  /** `the target stopped answering at 12:03:04 UTC: 6 requests refused in a row` */
+  readonly line: string;
+}
+
+/**
+ * Watches every exchange of the run (the broker's log) for a target that stopped answering: a
+ * streak of requests the API did not answer (refused, reset, timed out, a front end's 502/503/504)
+ * after it had answered earlier in the run (as Schemathesis' outage check does: a target that
+ * never answered is the preflight's to say). The run then stops starting checks and cuts every
+ * wait (`run.ts`), tears down within its bound and ends `inconclusive` within seconds, instead of
+ * failing one check after another against a dead host.
+ */
+export class OutageWatch {
+  #answered = false;
+  #streak: Exchange[] = [];
+  #outage: Outage | null = null;
+  #resolve!: (outage: Outage) => void;
+  /** Resolves once, when the target is found gone. */
+  readonly detected = new Promise<Outage>((resolve) => (this.#resolve = resolve));
+
+  get outage(): Outage | null {
+    return this.#outage;
+  }
+
+  /** Takes one exchange of the log, in the order they were recorded; answers the outage when this one reveals it. */
+  observe(exchange: Exchange): Outage | null {
+    if (this.#outage) return null;
+    if (exchange.response !== undefined && fromApi(exchange)) {
+      this.#answered = true;
+      this.#streak = [];
+      return null;
+    }
+    const kind = silenceOf(exchange);
+    // A body too large is an answer of the API (judged); so is a malformed request's odd answer.
+    if (kind === null) return null;
+    this.#streak.push(exchange);
+    if (!this.#answered || this.#streak.length < IN_A_ROW) return null;
+    const first = Date.parse(this.#streak[0]!.startedAt);
+    const last = Date.parse(exchange.startedAt) + exchange.durationMs;
+    if (last - first < OVER_MS) return null;
+    this.#outage = { since: new Date(first), line: `the target stopped answering at ${clock(first)}: ${what(this.#streak)}` };
+    this.#resolve(this.#outage);
+    return this.#outage;
+  }
+}
+
+function silenceOf(exchange: Exchange): TransportFailureKind | null {
+  if (exchange.frontEndFragile) return null;
+  if (exchange.response !== undefined) return 'front-end';
+  const kind = exchange.failure?.kind ?? 'other';
+  return kind === 'too_large' ? null : kind;
+}
+
+/** `6 requests refused in a row`, or `6 requests in a row got no answer of the API (4 refused, 2 reset)`. */
+function what(streak: readonly Exchange[]): string {
+  const kinds = new Map<string, number>();
+  for (const e of streak) {
+    const words = WORDS[silenceOf(e)!];
+    kinds.set(words, (kinds.get(words) ?? 0) + 1);
+  }
+  if (kinds.size === 1) return `${streak.length} requests ${[...kinds.keys()][0]} in a row`;
+  const parts = [...kinds].map(([words, n]) => `${n} ${words}`).join(', ');
+  return `${streak.length} requests in a row got no answer of the API (${parts})`;
+}
+
+function clock(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+}
