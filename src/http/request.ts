@@ -39,6 +39,12 @@ export interface RequestSpec {
    * @default undefined: the whole body is parsed
    */
   readonly listSkeleton?: { readonly idField: string | null };
+  /**
+   * Sending the request twice is harmless, whatever it does: the caller takes the second answer
+   * for the first (the teardown takes a DELETE's 404 for a key deleted). A write so marked is sent
+   * again after a reset, a 502 or a 504, as a read is. @default false: only safe methods are
+   */
+  readonly resendable?: boolean;
   /** Cap on the response body; by default it scales with the `limit` asked for. */
   readonly maxBytes?: number;
   readonly timeoutMs?: number;

@@ -31,7 +31,8 @@ export interface RetryUnansweredOptions {
  * front end answered 503, which it gives when it has no upstream to forward to (RFC 9110,
  * 15.6.4). A reset, a 502 or a 504 may come after the API handled the request (a 504 is a front
  * end that stopped waiting): a key or submission may exist, and a second DELETE answers 404
- * where the first answered 204, so the check is `error` rather than guessed.
+ * where the first answered 204, so the check is `error` rather than guessed; unless the request
+ * says a second sending is harmless (`resendable`: the teardown's deletions).
  */
 export function retryUnanswered(options: RetryUnansweredOptions = {}): Layer {
   const retries = options.retries ?? RETRIES;
@@ -58,8 +59,8 @@ export function retryUnanswered(options: RetryUnansweredOptions = {}): Layer {
 }
 
 /** Why `outcome` is worth sending again, or null when it is the answer (or cannot safely be sent again). */
-export function retryCauseOf(outcome: HttpResponse | TransportFailure, request: Pick<Outgoing, 'method'>): RetryCause | null {
-  const safe = isSafeMethod(request.method);
+export function retryCauseOf(outcome: HttpResponse | TransportFailure, request: Pick<Outgoing, 'method' | 'spec'>): RetryCause | null {
+  const safe = isSafeMethod(request.method) || request.spec.resendable === true;
   if (outcome instanceof TransportFailure) {
     if (outcome.kind === 'refused' || outcome.kind === 'dns') return 'transport';
     return outcome.kind === 'reset' && !outcome.responseStarted && safe ? 'transport' : null;
