@@ -10,6 +10,7 @@ const WORDS: Record<TransportFailureKind, string> = {
   refused: 'refused',
   reset: 'reset',
   timeout: 'timed out',
+  connect_timeout: 'not connected in time',
   dns: 'not resolved',
   tls: 'failed in TLS',
   'front-end': 'answered by a front end',
@@ -27,7 +28,7 @@ export interface Outage {
 
 /**
  * Watches every exchange of the run (the broker's log) for a target that stopped answering: a
- * streak of requests the API did not answer (refused, reset, timed out, a front end's 502/503/504)
+ * streak of requests the API did not answer (refused, reset, not connected, a front end's 502/503/504)
  * after it had answered earlier in the run (as Schemathesis' outage check does: a target that
  * never answered is the preflight's to say). The run then stops starting checks and cuts every
  * wait (`run.ts`), tears down within its bound and ends `inconclusive` within seconds, instead of
@@ -67,12 +68,20 @@ export class OutageWatch {
   }
 }
 
+/**
+ * What the exchange met when it is silence: nothing connected, a connection cut before any
+ * response, a front end answering. A target that takes requests and holds them past their
+ * deadline, or sends a body cut short or too large, is still there, and judged for it.
+ */
 function silenceOf(exchange: Exchange): TransportFailureKind | null {
   if (exchange.frontEndFragile) return null;
   if (exchange.response !== undefined) return 'front-end';
-  const kind = exchange.failure?.kind ?? 'other';
-  return kind === 'too_large' ? null : kind;
+  const failure = exchange.failure;
+  if (!failure || !SILENT.has(failure.kind)) return null;
+  return failure.kind === 'reset' && failure.message.includes('bytes of body') ? null : failure.kind;
 }
+
+const SILENT: ReadonlySet<TransportFailureKind> = new Set(['refused', 'connect_timeout', 'reset', 'dns', 'tls']);
 
 /** `6 requests refused in a row`, or `6 requests in a row got no answer of the API (4 refused, 2 reset)`. */
 function what(streak: readonly Exchange[]): string {

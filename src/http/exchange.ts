@@ -13,7 +13,7 @@ export type AuthKind =
  * surroundings' doing, never the suite's; `front-end` is a 502/503/504 that stayed after the
  * retries (see `answeredBy`).
  */
-export type TransportFailureKind = 'timeout' | 'reset' | 'refused' | 'too_large' | 'dns' | 'tls' | 'front-end' | 'other';
+export type TransportFailureKind = 'timeout' | 'connect_timeout' | 'reset' | 'refused' | 'too_large' | 'dns' | 'tls' | 'front-end' | 'other';
 
 /**
  * Who gave a response: the API, or something in front of it (a load balancer, a gateway). The

@@ -6,11 +6,11 @@ export class ReadOnlyRefusal extends Error {
 }
 
 /**
- * Failures that leave no trace of the API: nothing connected (refused, no such host, a TLS
- * handshake that failed), or a front end answered for it. A reset counts too when no byte of a
+ * Failures that leave no trace of the API: nothing connected (refused, no connection within the
+ * deadline, no such host, a TLS handshake that failed), or a front end answered for it. A reset counts too when no byte of a
  * response had arrived (see `TransportFailure.unanswered`).
  */
-const SURROUNDINGS: ReadonlySet<TransportFailureKind> = new Set(['refused', 'dns', 'tls', 'front-end']);
+const SURROUNDINGS: ReadonlySet<TransportFailureKind> = new Set(['refused', 'connect_timeout', 'dns', 'tls', 'front-end']);
 
 /**
  * The request got no complete response of the API. The target's doing or its surroundings',

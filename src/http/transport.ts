@@ -220,6 +220,8 @@ function classify(error: unknown, timeoutMs: number, bytes: number, headersArriv
   if (error instanceof BodyTooLarge) return ['too_large', error.message];
   const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code ?? '';
+  // No connection at all (a host gone from the network): nothing was sent, as with a refusal.
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return ['connect_timeout', `timeout: no connection within ${timeoutMs} ms`];
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || (code.startsWith('UND_ERR_') && code.includes('TIMEOUT'))) {
     // Which stage stalled tells a hung server from a stalled or dripping body.
     if (!headersArrived) return ['timeout', `timeout: no response within ${timeoutMs} ms`];

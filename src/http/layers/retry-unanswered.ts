@@ -62,7 +62,7 @@ export function retryUnanswered(options: RetryUnansweredOptions = {}): Layer {
 export function retryCauseOf(outcome: HttpResponse | TransportFailure, request: Pick<Outgoing, 'method' | 'spec'>): RetryCause | null {
   const safe = isSafeMethod(request.method) || request.spec.resendable === true;
   if (outcome instanceof TransportFailure) {
-    if (outcome.kind === 'refused' || outcome.kind === 'dns') return 'transport';
+    if (outcome.kind === 'refused' || outcome.kind === 'connect_timeout' || outcome.kind === 'dns') return 'transport';
     return outcome.kind === 'reset' && !outcome.responseStarted && safe ? 'transport' : null;
   }
   if (outcome.exchange.answeredBy !== 'front-end') return null;
