@@ -1,4 +1,4 @@
-import { check, sleep, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../src/kit.js';
+import { check, fromApi, sleep, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../src/kit.js';
 import { provokeLimit, type BurstResult } from './support/bursts.js';
 
 // RATE: limits per key and per IP address (API document, Limits). RATE-1/2/8/9 are judged over every
@@ -266,8 +266,10 @@ check(
       // requests explain it, they were counted. More than they explain is another client's doing.
       const windowMs = t.profile.limits.windowSeconds * 1000;
       const since = burst.first429.at - windowMs;
+      // Only what reached the API counts: a front end's 503 or a refused connection spent nothing.
       const ownValid = (await t.log()).filter(
-        (e) => (e.auth === 'main' || e.auth === 'other' || e.auth === 'created') && e.response?.status !== 401 && Date.parse(e.startedAt) >= since,
+        (e) =>
+          (e.auth === 'main' || e.auth === 'other' || e.auth === 'created') && fromApi(e) && e.response!.status !== 401 && Date.parse(e.startedAt) >= since,
       ).length;
       const missing = ceiling - burst.judgement.accepted;
       if (missing <= ownValid)
