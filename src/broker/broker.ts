@@ -4,6 +4,7 @@ import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
 import { FAILED_CREDENTIALS_BUCKET, Pacer, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
+import { connectProbe } from './connect-probe.js';
 import { OutageWatch } from './outage.js';
 import { SUBMISSION_CREATION_PATH, SubmissionCap } from './submission-cap.js';
 
@@ -49,6 +50,16 @@ export class Broker {
     this.#keyPrefix = options.keyPrefix;
     this.#revealed = new RevealedSecrets(options.keyPrefix);
     this.ledger = new Ledger(options.ledgerFile);
+    // A target found gone ends every wait for a window: the run stops at once (run.ts).
+    void this.outage.detected.then((outage) => this.pacer.stop(outage.line));
+  }
+
+  /**
+   * Confirms a silence of the target at `baseUrl` with new connections, and probes it while the
+   * run waits for a window and sends nothing (`OutageWatch.watchConnections`). Answers a stopper.
+   */
+  watchTarget(baseUrl: string): () => void {
+    return this.outage.watchConnections(connectProbe(baseUrl), () => this.pacer.waits().length > 0);
   }
 
   acquire(bucket: string, anonymous: boolean): Promise<void> {
@@ -102,8 +113,7 @@ export class Broker {
     }
     if (createdAt(exchange, SUBMISSION_CREATION_PATH)) this.submissions.observe();
     this.#log.push(exchange);
-    const outage = this.outage.observe(exchange);
-    if (outage) this.pacer.stop(outage.line);
+    this.outage.observe(exchange);
     return seq;
   }
 

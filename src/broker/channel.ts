@@ -84,6 +84,7 @@ export async function serveBroker(broker: Broker): Promise<RunningBroker> {
   const name = `conformance-broker-${randomBytes(16).toString('hex')}`;
   const channel = new BroadcastChannel(name);
   const ops = operations(broker);
+  let closed = false;
   channel.onmessage = async (event: unknown) => {
     const call = (event as { data: BrokerCall | BrokerReply }).data;
     // Replies (ours, echoed to every other member) and anything malformed are not calls.
@@ -96,10 +97,14 @@ export async function serveBroker(broker: Broker): Promise<RunningBroker> {
     } catch (error) {
       reply = { id: call.id, reply: true, error: error instanceof Error ? error.message : String(error) };
     }
-    channel.postMessage(reply);
+    // A call that waited (a pacing wait cut by a stop) may end after the run closed the channel.
+    if (!closed) channel.postMessage(reply);
   };
   return {
     address: { channel: name },
-    close: async () => channel.close(),
+    close: async () => {
+      closed = true;
+      channel.close();
+    },
   };
 }

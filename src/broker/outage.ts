@@ -5,6 +5,12 @@ const IN_A_ROW = 6;
 /** …over at least this long: a restart of a second is ridden out by the retries, not called a death. */
 const OVER_MS = 2000;
 
+/** New connections tried, `PROBE_GAP_MS` apart, that must all fail to confirm the target gone: about as long as a request's retries. */
+const PROBES = 4;
+const PROBE_GAP_MS = 1000;
+/** While the run waits and sends nothing for this long, a probe looks whether the target is still there. */
+const IDLE_PROBE_MS = 2000;
+
 /** How each kind of silence reads in the one line. */
 const WORDS: Record<TransportFailureKind, string> = {
   refused: 'refused',
@@ -39,8 +45,27 @@ export class OutageWatch {
   #streak: Exchange[] = [];
   #outage: Outage | null = null;
   #resolve!: (outage: Outage) => void;
+  #probe: (() => Promise<boolean>) | null = null;
+  #confirming = false;
+  #lastSeenAt = Date.now();
   /** Resolves once, when the target is found gone. */
   readonly detected = new Promise<Outage>((resolve) => (this.#resolve = resolve));
+
+  /**
+   * Confirms a silence with new connections (`connect-probe.ts`): a target that refuses them all
+   * is gone, however few requests met it. `waiting` says whether the run is waiting (for a
+   * rate-limit window): while it waits and sends nothing, the target is probed every few seconds,
+   * so that a death during a wait ends the run too. Answers a function that stops the probing.
+   */
+  watchConnections(probe: (() => Promise<boolean>) | null, waiting: () => boolean): () => void {
+    this.#probe = probe;
+    if (!probe) return () => undefined;
+    const timer = setInterval(() => {
+      if (this.#answered && waiting() && Date.now() - this.#lastSeenAt >= IDLE_PROBE_MS) void this.#confirm();
+    }, IDLE_PROBE_MS).unref();
+    void this.detected.then(() => clearInterval(timer));
+    return () => clearInterval(timer);
+  }
 
   get outage(): Outage | null {
     return this.#outage;
@@ -49,6 +74,7 @@ export class OutageWatch {
   /** Takes one exchange of the log, in the order they were recorded; answers the outage when this one reveals it. */
   observe(exchange: Exchange): Outage | null {
     if (this.#outage) return null;
+    this.#lastSeenAt = Date.now();
     if (exchange.response !== undefined && fromApi(exchange)) {
       this.#answered = true;
       this.#streak = [];
@@ -58,13 +84,38 @@ export class OutageWatch {
     // A body too large is an answer of the API (judged); so is a malformed request's odd answer.
     if (kind === null) return null;
     this.#streak.push(exchange);
-    if (!this.#answered || this.#streak.length < IN_A_ROW) return null;
+    if (!this.#answered) return null;
+    if (kind !== 'front-end') void this.#confirm();
+    if (this.#streak.length < IN_A_ROW) return null;
     const first = Date.parse(this.#streak[0]!.startedAt);
     const last = Date.parse(exchange.startedAt) + exchange.durationMs;
     if (last - first < OVER_MS) return null;
-    this.#outage = { since: new Date(first), line: `the target stopped answering at ${clock(first)}: ${what(this.#streak)}` };
+    return this.#declare(first, what(this.#streak));
+  }
+
+  #declare(since: number, what: string): Outage {
+    this.#outage = { since: new Date(since), line: `the target stopped answering at ${clock(since)}: ${what}` };
     this.#resolve(this.#outage);
     return this.#outage;
+  }
+
+  /** New connections, a second apart: all refused, the target is gone; one made, it is not (yet). */
+  async #confirm(): Promise<void> {
+    if (!this.#probe || this.#confirming || this.#outage) return;
+    this.#confirming = true;
+    const startedAt = Date.now();
+    try {
+      for (let n = 0; n < PROBES; n++) {
+        if (n > 0) await new Promise((resolve) => setTimeout(resolve, PROBE_GAP_MS));
+        if (this.#outage || (await this.#probe())) return;
+      }
+      if (this.#outage) return;
+      const streak = this.#streak.length > 0 ? `${what(this.#streak)}, then ` : '';
+      const since = this.#streak.length > 0 ? Date.parse(this.#streak[0]!.startedAt) : startedAt;
+      this.#declare(since, `${streak}${PROBES} new connections failed in a row`);
+    } finally {
+      this.#confirming = false;
+    }
   }
 }
 
@@ -90,9 +141,10 @@ function what(streak: readonly Exchange[]): string {
     const words = WORDS[silenceOf(e)!];
     kinds.set(words, (kinds.get(words) ?? 0) + 1);
   }
-  if (kinds.size === 1) return `${streak.length} requests ${[...kinds.keys()][0]} in a row`;
+  const requests = streak.length === 1 ? '1 request' : `${streak.length} requests`;
+  if (kinds.size === 1) return `${requests} ${[...kinds.keys()][0]}${streak.length > 1 ? ' in a row' : ''}`;
   const parts = [...kinds].map(([words, n]) => `${n} ${words}`).join(', ');
-  return `${streak.length} requests in a row got no answer of the API (${parts})`;
+  return `${requests} in a row got no answer of the API (${parts})`;
 }
 
 function clock(ms: number): string {

@@ -152,6 +152,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
       },
     });
     state.broker = broker;
+    // Probes run only while the run waits and once the target answered; the timer does not hold the process.
+    broker.watchTarget(baseUrl);
     if (interrupt.signal) broker.pacer.stop(`the run was interrupted by ${interrupt.signal}`);
     const guarded = guardOutput(io, broker.redactor);
     heartbeat = startHeartbeat({
@@ -396,8 +398,8 @@ function expectedRemainingS(broker: Broker, expected: Estimate | null): number |
   return Math.max(0, expected.seconds * (1 - broker.log().length / total));
 }
 
-/** Runs `fn` the first time only; later calls get the same promise. */
-function once<T>(fn: () => Promise<T>): () => Promise<T> {
+/** Runs `fn` the first time only, with the arguments of that call; later calls get the same promise. */
+function once<A extends unknown[], T>(fn: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
   let done: Promise<T> | null = null;
-  return () => (done ??= fn());
+  return (...args) => (done ??= fn(...args));
 }
