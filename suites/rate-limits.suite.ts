@@ -1,4 +1,15 @@
-import { check, sleep, type CheckContext, type Exchange, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../src/kit.js';
+import {
+  check,
+  fromApi,
+  sleep,
+  type CheckContext,
+  type Exchange,
+  type HttpResponse,
+  isLoopback,
+  RESET_SKEW_SECONDS,
+  rateHeaders,
+  type UsableKey,
+} from '../src/kit.js';
 import { provokeLimit, stepOf, type BurstResult } from './support/bursts.js';
 
 // RATE: limits per key and per IP address (API document, Limits). RATE-1/2/8/9 are judged over every
@@ -159,7 +170,8 @@ function first429Of(t: CheckContext, burst: BurstResult, who: string, ceiling: n
  */
 async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior: HttpResponse[]; failed: number } | null> {
   const log = await t.log();
-  const withoutKey = log.filter((e) => e.auth === 'none' && e.response !== undefined);
+  // Only what reached the API spent its budget: a front end's 503 or a refused connection did not.
+  const withoutKey = log.filter((e) => e.auth === 'none' && fromApi(e));
   const last = withoutKey[withoutKey.length - 1];
   if (!last) return { prior: [], failed: 0 };
   const resetOf = (e: Exchange) => {
@@ -174,7 +186,7 @@ async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior:
   // One of them refused: the run's own count of the window is already off.
   if (inWindow.some((e) => e.response!.status === 429)) return null;
   const opened = open ? reset * 1000 - windowMs : Date.now() - windowMs;
-  const failed = log.filter((e) => (e.auth === 'malformed' || e.auth === 'invalid') && Date.parse(e.startedAt) >= opened).length;
+  const failed = log.filter((e) => (e.auth === 'malformed' || e.auth === 'invalid') && fromApi(e) && Date.parse(e.startedAt) >= opened).length;
   return { prior: inWindow.map(asResponse), failed };
 }
 
@@ -311,8 +323,10 @@ check(
       // The shortfall, against what the run itself sent with a valid key in that window: if those
       // requests explain it, they were counted. More than they explain is another client's doing.
       const since = burst.first429.at - windowMs;
+      // Only what reached the API counts: a front end's 503 or a refused connection spent nothing.
       const ownValid = (await t.log()).filter(
-        (e) => (e.auth === 'main' || e.auth === 'other' || e.auth === 'created') && e.response?.status !== 401 && Date.parse(e.startedAt) >= since,
+        (e) =>
+          (e.auth === 'main' || e.auth === 'other' || e.auth === 'created') && fromApi(e) && e.response!.status !== 401 && Date.parse(e.startedAt) >= since,
       ).length;
       const missing = ceiling - burst.judgement.accepted;
       if (missing <= ownValid)

@@ -1,9 +1,11 @@
-import { createdAt, type Exchange } from '../http/exchange.js';
+import { createdAt, fromApi, type Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
 import { FAILED_CREDENTIALS_BUCKET, Pacer, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
+import { connectProbe } from './connect-probe.js';
+import { OutageWatch } from './outage.js';
 import { SUBMISSION_CREATION_PATH, SubmissionCap } from './submission-cap.js';
 
 /** A request whose credential the target refused, or one the run sent knowing it would be. */
@@ -29,6 +31,8 @@ export class Broker {
   readonly #keyPrefix: string | null;
   /** Who each pacing bucket speaks for (`main`, `created`…), learnt from the log, for progress lines. */
   readonly #bucketKinds = new Map<string, Exchange['auth']>();
+  /** Whether the target stopped answering; once it has, every wait for a window ends (`Pacer.stop`). */
+  readonly outage = new OutageWatch();
 
   /**
    * @param teardownBucket the bucket of the key that deletes the run's keys: its pacing keeps back
@@ -46,6 +50,16 @@ export class Broker {
     this.#keyPrefix = options.keyPrefix;
     this.#revealed = new RevealedSecrets(options.keyPrefix);
     this.ledger = new Ledger(options.ledgerFile);
+    // A target found gone ends every wait for a window: the run stops at once (run.ts).
+    void this.outage.detected.then((outage) => this.pacer.stop(outage.line));
+  }
+
+  /**
+   * Confirms a silence of the target at `baseUrl` with new connections, and probes it while the
+   * run waits for a window and sends nothing (`OutageWatch.watchConnections`). Answers a stopper.
+   */
+  watchTarget(baseUrl: string): () => void {
+    return this.outage.watchConnections(connectProbe(baseUrl), () => this.pacer.waits().length > 0);
   }
 
   acquire(bucket: string, anonymous: boolean): Promise<void> {
@@ -89,6 +103,9 @@ export class Broker {
       const headerText = Object.values(exchange.response.headers).join('\n');
       const leaks = this.#revealed.leaksIn(body, headerText);
       if (leaks.length > 0) exchange.leaks = leaks;
+    }
+    // A front end's answer says nothing of the API's budget: counted as spent, like a failure.
+    if (exchange.response && fromApi(exchange)) {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
       if (failedCredential(exchange)) this.pacer.observe(FAILED_CREDENTIALS_BUCKET, true, exchange.response.status, rateHeaders({}), false);
     } else {
@@ -96,6 +113,7 @@ export class Broker {
     }
     if (createdAt(exchange, SUBMISSION_CREATION_PATH)) this.submissions.observe();
     this.#log.push(exchange);
+    this.outage.observe(exchange);
     return seq;
   }
 

@@ -8,7 +8,7 @@ import { createdAt, describeRequest, type AuthKind, type Exchange } from '../htt
 import { KEY_CREATION_PATH } from '../keys/paths.js';
 import type { RunContext } from './run-context.js';
 import { CheckContext } from './context.js';
-import { CheckNotRun, Finding, type CheckDimensions, type CheckRecord } from './outcome.js';
+import { CheckNotRun, Finding, NOT_ANSWERED, type CheckDimensions, type CheckRecord } from './outcome.js';
 import { Shared } from './shared.js';
 import { WorkerState } from './worker.js';
 
@@ -164,6 +164,14 @@ async function settle(error: unknown, record: CheckRecord, run: RunContext, runt
     record.status = 'not_applicable';
     record.reason = 'read-only';
     record.cause = 'read-only';
+    return;
+  }
+  // The API never answered: nothing about it was shown, so `error`, naming what came instead.
+  if (error instanceof TransportFailure && error.unanswered) {
+    record.status = 'error';
+    record.reason = await runtime.redact(`${NOT_ANSWERED}: ${error.message}`);
+    record.evidence = [error.exchange];
+    record.repro = { curl: [curlLine(error.exchange)] };
     return;
   }
   let finding: Finding | null = null;

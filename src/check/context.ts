@@ -130,7 +130,9 @@ export class CheckContext {
       const rethrow = (): never => {
         throw error;
       };
-      // A target that gave no complete answer failed: a finding, as `check()` reports it.
+      // A target that gave no complete answer failed: a finding, as `check()` reports it. One
+      // that never answered at all (refused, a front end's 503) is no finding: it goes on up.
+      if (error instanceof TransportFailure && error.unanswered) throw error;
       if (error instanceof Finding || error instanceof TransportFailure)
         return { outcome: 'finding', reason: error instanceof Finding ? error.reason : error.message, rethrow };
       if (error instanceof CheckNotRun || error instanceof ReadOnlyRefusal)

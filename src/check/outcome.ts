@@ -84,6 +84,13 @@ declare module '@vitest/runner' {
   }
 }
 
+/**
+ * How the reason of an `error` check begins when the API never answered one of its requests
+ * after the retries (refused, reset, a front end's 502/503/504): not a finding, nor a fault of
+ * the suite (see `TransportFailure.unanswered`).
+ */
+export const NOT_ANSWERED = 'the target did not answer';
+
 /** The target does not conform: a finding with the exchanges that prove it. */
 export class Finding extends Error {
   override readonly name = 'Finding';

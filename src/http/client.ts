@@ -7,6 +7,7 @@ import { pacing } from './layers/pacing.js';
 import { readOnlyGuard } from './layers/read-only.js';
 import { recording } from './layers/recording.js';
 import { retryUnplanned429 } from './layers/retry-429.js';
+import { retryUnanswered } from './layers/retry-unanswered.js';
 import { prepare, type Addressing, type HttpResponse, type RequestSpec } from './request.js';
 import { transport } from './transport.js';
 
@@ -39,14 +40,18 @@ export interface ClientOptions extends Addressing {
   readonly keyPool?: readonly string[];
   /** Wait out an unplanned 429 and send again; a bounded teardown must not. @default true */
   readonly retry429?: boolean;
+  /** Send again what the API never answered (refused, reset, a front end's 502/503/504); a bounded teardown must not. @default true */
+  readonly retryUnanswered?: boolean;
 }
 
 /**
  * The one HTTP client of the suite (checks, preflight, the key deletion probe, `init`,
  * `cleanup`): a request is prepared, then passes through its layers, outermost first:
  *
- * read-only guard → unplanned-429 retry → key spreading → pacing → recording → overlap tracking →
- * deadline and body cap → undici.
+ * read-only guard → unplanned-429 retry → retry of what the API never answered → key spreading →
+ * pacing → recording → overlap tracking → deadline and body cap → undici.
+ *
+ * Both retries sit outside pacing and recording: every attempt is paced and is its own exchange.
  */
 export class HttpClient {
   readonly #addressing: Addressing;
@@ -60,6 +65,7 @@ export class HttpClient {
     const layers: Layer[] = [
       ...(options.readOnly ? [readOnlyGuard] : []),
       ...(options.retry429 === false ? [] : [retryUnplanned429()]),
+      ...(options.retryUnanswered === false ? [] : [retryUnanswered()]),
       ...(options.keyPool?.length && options.hooks.acquireAny ? [keySpreading(options.keyPool, (buckets) => options.hooks.acquireAny!(buckets))] : []),
       pacing((bucket, anonymous) => options.hooks.acquire(bucket, anonymous)),
       recording((exchange, body) => options.hooks.record(exchange, body)),

@@ -8,8 +8,30 @@ export type AuthKind =
   | 'invalid' // a well-formed key that is unknown or revoked
   | 'candidate'; // a value of a creation response tried as the new key (the key's member is not declared)
 
-/** Why a request produced no complete response. Each is the target's doing, never the suite's. */
-export type TransportFailureKind = 'timeout' | 'reset' | 'refused' | 'too_large' | 'dns' | 'tls' | 'other';
+/**
+ * Why a request produced no complete response of the API. Each is the target's or its
+ * surroundings' doing, never the suite's; `front-end` is a 502/503/504 that stayed after the
+ * retries (see `answeredBy`).
+ */
+export type TransportFailureKind = 'timeout' | 'connect_timeout' | 'reset' | 'refused' | 'too_large' | 'dns' | 'tls' | 'front-end' | 'other';
+
+/**
+ * Who gave a response: the API, or something in front of it (a load balancer, a gateway). The
+ * document's error table has no 502, 503 or 504, and the reference and every variant never send
+ * one, so such an answer, whatever its body (an HTML page, a JSON envelope a gateway copies), is
+ * taken for a front end's: it is retried, never judged. A 500 `api_error` is the API's own.
+ */
+export type Responder = 'api' | 'front-end';
+
+/** Statuses a front end gives for an upstream that is down, refused or slow (RFC 9110, 15.6.3-15.6.5). */
+export const FRONT_END_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+export function responderOf(status: number): Responder {
+  return FRONT_END_STATUSES.has(status) ? 'front-end' : 'api';
+}
+
+/** Why an exchange was sent again: an unplanned 429, a transport failure, or a front end's 502/503/504. */
+export type RetryCause = '429' | 'transport' | 'front-end';
 
 export interface Exchange {
   /** Order in the run's log, assigned by the broker. */
@@ -58,11 +80,24 @@ export interface Exchange {
     /** Why a body that looks like JSON is not, where the parse alone cannot say: not UTF-8, at which byte. */
     jsonProblem?: string;
   };
+  /** Who answered (see `Responder`); absent when no response arrived. */
+  answeredBy?: Responder;
   failure?: { kind: TransportFailureKind; message: string };
   /** Indices of revealed secrets this response contained (filled in by the broker: KEY-4). */
   leaks?: number[];
-  /** Retries after a 429 that the run did not plan (an environment event, not a finding). */
+  /** The `seq` of the attempt this one sends again (an environment event, not a finding). */
   retryOf?: number;
+  /** Why it was sent again: set with `retryOf`. */
+  retryCause?: RetryCause;
+}
+
+/**
+ * Whether the API itself answered: a response a front end did not give. Findings on clauses and
+ * the rate-limit counts are made from these only. (A log of an earlier version, without
+ * `answeredBy`, counts every response.)
+ */
+export function fromApi(exchange: Pick<Exchange, 'response' | 'answeredBy'>): boolean {
+  return exchange.response !== undefined && exchange.answeredBy !== 'front-end';
 }
 
 export function describeRequest(exchange: Pick<Exchange, 'request'>): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuthKind, Exchange } from './exchange.js';
+import type { AuthKind, Exchange, RetryCause } from './exchange.js';
 
 /** Who a request speaks for. */
 export type Credential =
@@ -39,6 +39,12 @@ export interface RequestSpec {
    * @default undefined: the whole body is parsed
    */
   readonly listSkeleton?: { readonly idField: string | null };
+  /**
+   * Sending the request twice is harmless, whatever it does: the caller takes the second answer
+   * for the first (the teardown takes a DELETE's 404 for a key deleted). A write so marked is sent
+   * again after a reset, a 502 or a 504, as a read is. @default false: only safe methods are
+   */
+  readonly resendable?: boolean;
   /** Cap on the response body; by default it scales with the `limit` asked for. */
   readonly maxBytes?: number;
   readonly timeoutMs?: number;
@@ -71,8 +77,9 @@ export interface Outgoing {
   readonly check: string | undefined;
   /** The budget was already acquired for it (by the key-spreading layer): pacing lets it pass. */
   readonly acquired?: boolean;
-  /** The log sequence number of the unplanned 429 this request retries. */
+  /** The log sequence number of the attempt this request sends again, and why. */
   readonly retryOf?: number;
+  readonly retryCause?: RetryCause;
   readonly timeoutMs?: number;
   readonly maxBytes?: number;
 }

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { Exchange, TransportFailureKind } from './exchange.js';
-import { describeRequest } from './exchange.js';
+import { describeRequest, responderOf } from './exchange.js';
 import { TransportFailure } from './failures.js';
 import { DEFAULT_TIMEOUT_MS } from './layers/limits.js';
 import { listSkeleton } from './list-skeleton.js';
@@ -16,6 +16,16 @@ const UNCAPPED = Number.MAX_SAFE_INTEGER;
 let sharedDispatcher: Dispatcher | null = null;
 
 /**
+ * How long an idle connection is kept for reuse, whatever the server's Keep-Alive hint says.
+ * A NAT or firewall that forgets a connection idle for a few seconds answers the next packet on
+ * it with a reset (CI runners sit behind such gateways, and a paced run idles between windows),
+ * and a server closes its end after its own idle timeout (Node's: 5 s): a request sent on such a
+ * connection is lost, and a write cannot safely be sent again. Below both, as robust clients
+ * keep it (undici's own default is 4 s); a new connection costs a handshake, a lost write a check.
+ */
+export const IDLE_CONNECTION_MS = 1000;
+
+/**
  * One keep-alive pool per process; honours HTTP(S)_PROXY and NO_PROXY when set. The connect
  * timeout follows the request deadline: undici does not abort a connection (a TLS handshake
  * that never completes) on the request's signal, so without it a stalled handshake took 10 s
@@ -23,7 +33,12 @@ let sharedDispatcher: Dispatcher | null = null;
  */
 function dispatcher(deadlineMs: number): Dispatcher {
   if (!sharedDispatcher) {
-    const options = { connections: 16, keepAliveTimeout: 10_000, connect: { timeout: Math.min(deadlineMs, 10_000) } };
+    const options = {
+      connections: 16,
+      keepAliveTimeout: IDLE_CONNECTION_MS,
+      keepAliveMaxTimeout: IDLE_CONNECTION_MS,
+      connect: { timeout: Math.min(deadlineMs, 10_000) },
+    };
     const proxied = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'].some((name) => process.env[name]);
     sharedDispatcher = proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
   }
@@ -75,6 +90,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       // A walk's page is not decoded whole unless someone reads `text`: the scan reads the bytes.
       let text = lean ? null : raw.toString('utf8');
       const parsed = strictly(raw, lean ? parseListPage(raw, lean.idField) : parseJson(text!));
+      exchange.answeredBy = responderOf(res.statusCode);
       exchange.response = {
         status: res.statusCode,
         headers,
@@ -98,7 +114,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       exchange.durationMs = Math.round(performance.now() - started);
       const [kind, message] = classify(error, timeoutMs, bytes, headersArrived);
       exchange.failure = { kind, message };
-      throw new TransportFailure(kind, `${describeRequest(exchange)}: ${message}`, exchange);
+      throw new TransportFailure(kind, `${describeRequest(exchange)}: ${message}`, exchange, { responseStarted: headersArrived });
     }
   };
 }
@@ -116,6 +132,7 @@ function exchangeOf(request: Outgoing): Exchange {
     ...(spec.frontEndFragile ? { frontEndFragile: true } : {}),
     ...(spec.pace === false ? { unpaced: true } : {}),
     ...(request.retryOf !== undefined ? { retryOf: request.retryOf } : {}),
+    ...(request.retryCause !== undefined ? { retryCause: request.retryCause } : {}),
   };
 }
 
@@ -203,6 +220,8 @@ function classify(error: unknown, timeoutMs: number, bytes: number, headersArriv
   if (error instanceof BodyTooLarge) return ['too_large', error.message];
   const err = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code ?? '';
+  // No connection at all (a host gone from the network): nothing was sent, as with a refusal.
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return ['connect_timeout', `timeout: no connection within ${timeoutMs} ms`];
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || (code.startsWith('UND_ERR_') && code.includes('TIMEOUT'))) {
     // Which stage stalled tells a hung server from a stalled or dripping body.
     if (!headersArrived) return ['timeout', `timeout: no response within ${timeoutMs} ms`];

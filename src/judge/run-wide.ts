@@ -1,5 +1,5 @@
 import type { ClauseId } from '../clauses/catalogue.js';
-import type { Exchange } from '../http/exchange.js';
+import { fromApi, type Exchange } from '../http/exchange.js';
 import { RESET_SKEW_SECONDS, rateHeaders } from '../http/rate-headers.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors } from '../schemas.js';
@@ -15,15 +15,23 @@ export interface Violation {
 export type Judge = (log: readonly Exchange[], profile: Profile) => Violation[];
 
 /**
- * Clauses that judge a response whoever sent it: a 5xx and a leaked secret are findings even
- * from a front end. Every other judge sees only requests that are well-formed HTTP, which reach
- * the API itself (see `Exchange.frontEndFragile`).
+ * Clauses that judge a response to a malformed request whoever sent it: a 5xx and a leaked
+ * secret are findings even from a front end. Every other judge sees only requests that are
+ * well-formed HTTP, which reach the API itself (see `Exchange.frontEndFragile`).
  */
 const ANY_RESPONDER: ReadonlySet<ClauseId> = new Set(['GEN-3', 'KEY-4']);
 
-/** The exchanges a run-wide clause judges. */
+/**
+ * The exchanges a run-wide clause judges: never a front end's 502/503/504 to a well-formed
+ * request (the surroundings are not the API, `Exchange.answeredBy`; the judges read responses
+ * only, so an attempt that met a transport failure is passed over too), and what the run sent
+ * malformed on purpose only for the clauses of any responder.
+ */
 export function judgedBy(clause: ClauseId, log: readonly Exchange[]): readonly Exchange[] {
-  return ANY_RESPONDER.has(clause) ? log : log.filter((e) => !e.frontEndFragile);
+  // A secret in a response is a leak whoever sent the response.
+  if (clause === 'KEY-4') return log;
+  const ofApi = log.filter((e) => e.response === undefined || fromApi(e) || e.frontEndFragile);
+  return ANY_RESPONDER.has(clause) ? ofApi : ofApi.filter((e) => !e.frontEndFragile);
 }
 
 /**
@@ -45,7 +53,9 @@ function whoseCeiling(ceiling: number): string {
 }
 
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
-const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined);
+/** Responses of the API (a front end's answer to a malformed request too, for the clauses of any responder: `judgedBy`). */
+const answered = (log: readonly Exchange[]): Answered[] =>
+  log.filter((e): e is Answered => e.response !== undefined && (fromApi(e) || e.frontEndFragile === true));
 const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204;
 const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
 /** Bodies parsed once for all the judges. */

@@ -9,6 +9,7 @@ import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } fro
 import type { Comparison } from './baseline.js';
 import { becauseWithKeyLeft } from './footprint.js';
 import { pathFlagsToNames } from './local-paths.js';
+import { networkOf, type NetworkFigures } from './network.js';
 
 /** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {
@@ -47,6 +48,8 @@ export interface ConformanceDocument {
   unverifiable: readonly string[];
   preflight: { notes: readonly string[] };
   environment: { requests: number; unplanned429: number; waitedMs: number; schedule?: ScheduleRecord };
+  /** What the network and any front end did: retries, transport failures, front-end answers. Absent in reports of earlier versions. */
+  network?: NetworkFigures;
   resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
   suiteFaults: string[];
   /**
@@ -85,6 +88,7 @@ export const STOP_KINDS = {
   preflight: 'the target could not be judged at all',
   settings: 'a setting or the profile is wrong',
   'suite-fault': 'the suite itself broke',
+  'target-gone': 'the target stopped answering during the run',
   unfinished: 'the run has not finished: it is going on, or its process was killed',
 } as const;
 
@@ -173,6 +177,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
       waitedMs: Math.round(input.waitedMs),
       ...(input.schedule ? { schedule: input.schedule } : {}),
     },
+    network: networkOf(input.log),
     resources: {
       created: input.ledger.filter((e) => e.event === 'created'),
       removed: input.ledger.filter((e) => e.event === 'deleted'),

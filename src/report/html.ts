@@ -1,4 +1,5 @@
 import { FAMILIES, type Family } from '../clauses/catalogue.js';
+import { networkLines } from './network.js';
 import type { CheckRecord } from '../check/outcome.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ClauseStatus } from '../verdict/verdict.js';
@@ -241,6 +242,13 @@ ${submissions > 0 ? `${submissions} submission(s) created: the API offers no way
 <ul>${doc.preflight.notes.map((n) => `<li>${esc(n)}</li>`).join('')}
 ${(doc.learnt ?? []).map((l) => `<li>learnt (not judged): ${esc(l)}</li>`).join('')}
 <li>${doc.environment.requests} requests, ${doc.environment.unplanned429} unplanned 429 responses, ${(doc.environment.waitedMs / 1000).toFixed(1)} s waited for rate-limit windows</li>
+${
+  doc.network
+    ? networkLines(doc.network)
+        .map((line) => `<li>${esc(line)}</li>`)
+        .join('')
+    : ''
+}
 ${doc.suiteFaults.map((f) => `<li class="status-error">suite fault: ${esc(f)}</li>`).join('')}</ul></section>`;
 }
 

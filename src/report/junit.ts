@@ -3,6 +3,7 @@ import type { Exchange } from '../http/exchange.js';
 import type { ClauseStatus } from '../verdict/verdict.js';
 import type { ConformanceDocument } from './document.js';
 import { leftOnTarget } from './footprint.js';
+import { networkProperties } from './network.js';
 
 /**
  * What each clause status becomes in JUnit. Only what fails the verdict fails there: a SHOULD
@@ -40,12 +41,18 @@ export function renderJunit(doc: ConformanceDocument): string {
   suites.forEach((suite, id) => {
     lines.push(
       `  <testsuite name="${attr(suite.name)}" id="${id}" package="api-v1" hostname="${attr(hostOf(doc.target.baseUrl))}" timestamp="${doc.startedAt.slice(0, 19)}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" skipped="${suite.skipped}" time="0">`,
+      // What the network did, once, in the first suite (where Jenkins and Azure show a suite's properties).
+      ...(id === 0 && doc.network ? propertiesOf(networkProperties(doc.network)) : []),
       ...suite.cases.map((c) => `    ${c}`),
       '  </testsuite>',
     );
   });
   lines.push('</testsuites>', '');
   return lines.join('\n');
+}
+
+function propertiesOf(pairs: readonly [string, string][]): string[] {
+  return ['    <properties>', ...pairs.map(([name, value]) => `      <property name="${attr(name)}" value="${attr(value)}"/>`), '    </properties>'];
 }
 
 interface Suite {

@@ -2,6 +2,7 @@ import type { ClauseStatus } from '../verdict/verdict.js';
 import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
+import { networkLines } from './network.js';
 import { sentence } from './sentence.js';
 
 const VERDICT_MARK: Record<ConformanceDocument['verdict'], string> = {
@@ -36,6 +37,7 @@ export function renderSummary(doc: ConformanceDocument, reportFiles: readonly st
   lines.push('');
   lines.push(sentence(cell(footprintLine(doc))));
   lines.push('');
+  if (doc.network) lines.push(...networkLines(doc.network).map((line) => sentence(cell(line))), '');
   lines.push(
     `Target \`${doc.target.baseUrl}\`${doc.target.embedded ? ' (embedded reference)' : ''} · profile \`${doc.profile.name}\` · suite ${doc.suite.version}` +
       `${doc.suite.commit ? ` (${doc.suite.commit.slice(0, 10)})` : ''} · seed \`${doc.seed}\` · ${(doc.durationMs / 1000).toFixed(1)} s${plannedText(doc)}`,

@@ -1,6 +1,7 @@
 import { comparisonLines } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
+import { networkLines } from './network.js';
 
 /** The run's closing lines: the verdict with its counts, the baseline comparison, what the run left on the target, the reports. */
 export function verdictLines(doc: ConformanceDocument, files: readonly string[]): string[] {
@@ -14,6 +15,7 @@ export function verdictLines(doc: ConformanceDocument, files: readonly string[])
   for (const learnt of doc.learnt ?? []) lines.push(`  learnt: ${learnt}`);
   if (doc.baseline) lines.push(...comparisonLines(doc.baseline));
   lines.push(footprintLine(doc));
+  if (doc.network) lines.push(...networkLines(doc.network));
   lines.push(`reports: ${files.join(', ')}`);
   return lines;
 }

@@ -117,7 +117,8 @@ export async function deleteKeys(
       }
     }
     try {
-      const res = await http.delete(fillPath(template, id));
+      // Sent again after a reset or a front end's 502/504: a second DELETE's 404 is taken for done.
+      const res = await http.delete(fillPath(template, id), { resendable: true });
       if (res.status === 404 || (res.status >= 200 && res.status < 300)) {
         const done: LedgerEntry = {
           ...entry,

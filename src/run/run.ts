@@ -129,6 +129,18 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     io.out(`reports: ${published.files.join(', ')}`);
     return SIGNAL_EXIT[signal];
   };
+  /** The target stopped answering (broker/outage.ts): torn down within its bound, inconclusive, at once. */
+  const targetGone = async (why: string): Promise<number> => {
+    io.err(`${why}: stopping the checks, then deleting the keys this run created (at most ${settings.teardownTimeoutMs / 1000} s)`);
+    const torn = await state.teardown?.(settings.teardownTimeoutMs).catch(() => null);
+    const outstanding = state.broker?.ledger.outstanding('api_key') ?? [];
+    const results = stoppedResults(state.collector?.records ?? [], state.clauses, why, state.collector?.planned ?? null);
+    const published = stopReport('target-gone', why, results);
+    io.err(`verdict: inconclusive: ${why}; ${notRunCount(results)} of ${CLAUSE_IDS.length} clauses not run`);
+    if (outstanding.length > 0 || torn === null) io.err(liveKeysLine(outstanding, settings, state.foundKeyPath));
+    io.out(`reports: ${published.files.join(', ')}`);
+    return 2;
+  };
 
   try {
     // Read before anything starts: an unreadable baseline is a setting error (exit 2), not a late surprise.
@@ -162,6 +174,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     });
     state.broker = broker;
     broker.ledger.watch(() => provisional.refresh());
+    // Probes run only while the run waits and once the target answered; the timer does not hold the process.
+    broker.watchTarget(baseUrl);
     if (interrupt.signal) broker.pacer.stop(`the run was interrupted by ${interrupt.signal}`);
     const guarded = guardOutput(io, broker.redactor);
     heartbeat = startHeartbeat({
@@ -200,9 +214,11 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         timeoutMs: Math.min(settings.timeoutMs, withinMs),
         // Unpaced: the pacer kept these requests back (Broker teardownBucket). Yet another client on
         // the key (two CI jobs) may spend that reserve: the teardown at the end of a run, which has
-        // no deadline, waits out a 429 as any request does; the one after a signal, bounded, does not.
+        // no deadline, waits out a 429 as any request does; the one after a signal or a dead target,
+        // bounded, does not, nor sends again what went unanswered.
         hooks: { acquire: async () => undefined, record: async (e, body) => void broker.record(e, body) },
         retry429: !Number.isFinite(withinMs),
+        retryUnanswered: !Number.isFinite(withinMs),
         currentCheck: () => 'cleanup',
       });
     state.teardown = once((withinMs = Number.POSITIVE_INFINITY) => cleanupCreated(teardownHttp(withinMs), broker.ledger, profile, keyDeletion, io, withinMs));
@@ -281,8 +297,11 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
         if (interrupt.signal) void vitest.cancelCurrentRun('keyboard-input');
       },
     });
-    const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received]);
-    if (signal) {
+    const gone = broker.outage.detected.then(() => null);
+    const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received, gone]);
+    const outage = signal ? null : broker.outage.outage;
+    if (outage) void (running as Vitest | null)?.cancelCurrentRun('keyboard-input');
+    if (signal || outage) {
       // The checks in flight get a moment to end (their waits were cut), never the whole teardown.
       // The grace's timer is cleared once they have: left pending, it kept the process alive for
       // its whole 2 s after the report was written, and the launcher's exit with it.
@@ -290,7 +309,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
       const graceOver = new Promise<void>((resolve) => (grace = setTimeout(resolve, Math.min(STOP_GRACE_MS, settings.teardownTimeoutMs / 4))));
       await Promise.race([suites.catch(() => undefined), graceOver]);
       clearTimeout(grace);
-      return await interrupted(signal);
+      return signal ? await interrupted(signal) : await targetGone(outage!.line);
     }
     process.exitCode = 0;
     await state.teardown();
@@ -426,8 +445,8 @@ function remainingFor(
   });
 }
 
-/** Runs `fn` the first time only; later calls get the same promise. */
-function once<T>(fn: () => Promise<T>): () => Promise<T> {
+/** Runs `fn` the first time only, with the arguments of that call; later calls get the same promise. */
+function once<A extends unknown[], T>(fn: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
   let done: Promise<T> | null = null;
-  return () => (done ??= fn());
+  return (...args) => (done ??= fn(...args));
 }

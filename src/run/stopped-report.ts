@@ -44,6 +44,8 @@ function headline(run: StoppedRun, notRun: number): string {
       return `run not started, a setting is wrong: ${of}`;
     case 'suite-fault':
       return `run broken by a fault of the suite: ${of}`;
+    case 'target-gone':
+      return `run stopped, ${run.because}; ${of}`;
     case 'unfinished':
       return `run not finished (started ${run.startedAt.toISOString()}): if this file stays, the run was killed before it could write its verdict`;
   }

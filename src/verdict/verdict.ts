@@ -1,6 +1,6 @@
 import { INCOMPLETE_KINDS, notRunCause, type NotRunKind } from '../clauses/applicability.js';
 import { CLAUSE_IDS, CLAUSES, familyOf, type ClauseId, type Family, type Level } from '../clauses/catalogue.js';
-import { CHECK_STATUSES, type CheckRecord, type CheckStatus } from '../check/outcome.js';
+import { CHECK_STATUSES, NOT_ANSWERED, type CheckRecord, type CheckStatus } from '../check/outcome.js';
 import type { Profile } from '../profile/profile.js';
 import type { Selection } from '../clauses/selection.js';
 
@@ -19,8 +19,12 @@ export interface ClauseResult {
   readonly checks: readonly CheckRecord[];
 }
 
-/** Severity of each status: a clause takes its most severe check's (never `pass` over `skipped`). */
-const SEVERITY: Record<CheckStatus, number> = { not_applicable: 0, pass: 1, skipped: 2, warn: 3, fail: 4, error: 5 };
+/**
+ * Severity of each status: a clause takes its most severe check's (never `pass` over `skipped`).
+ * A failure shown on an answer of the API outweighs a check that could not judge (`error`: the
+ * target did not answer, or the suite broke): what was shown stands.
+ */
+const SEVERITY: Record<CheckStatus, number> = { not_applicable: 0, pass: 1, skipped: 2, warn: 3, error: 4, fail: 5 };
 
 export interface ClauseContext {
   readonly selection: Selection;
@@ -75,8 +79,15 @@ export function verdictOf(
   );
   const make = (verdict: Verdict, because: string): VerdictResult => ({ verdict, complete, exitCode: EXIT_CODES[verdict], because });
   if (failed.length > 0) return make('non-conformant', `${failed.length} clause(s) failed: ${failed.map((r) => r.id).join(', ')}`);
-  const faults = [...errors.map((r) => `${r.id}: ${r.reason ?? 'error'}`), ...(options.suiteFaults ?? [])];
-  if (faults.length > 0) return make('inconclusive', `the suite itself broke: ${faults[0]}${faults.length > 1 ? ` (and ${faults.length - 1} more)` : ''}`);
+  const more = (list: readonly unknown[]) => (list.length > 1 ? ` (and ${list.length - 1} more)` : '');
+  const unanswered = errors.filter((r) => r.reason?.startsWith(NOT_ANSWERED));
+  const faults = [...errors.filter((r) => !unanswered.includes(r)).map((r) => `${r.id}: ${r.reason ?? 'error'}`), ...(options.suiteFaults ?? [])];
+  if (faults.length > 0) return make('inconclusive', `the suite itself broke: ${faults[0]}${more(faults)}`);
+  if (unanswered.length > 0) {
+    const first = unanswered[0]!;
+    const what = first.reason!.slice(NOT_ANSWERED.length).replace(/^: /, '');
+    return make('inconclusive', `${unanswered.length} clause(s) could not be judged, ${NOT_ANSWERED}: ${first.id}: ${what}${more(unanswered)}`);
+  }
   if (options.requireComplete && !complete) return make('inconclusive', 'the run is incomplete and --require-complete was given');
   return make('conformant', complete ? 'no applicable MUST clause failed' : 'no applicable MUST clause failed, but the run is incomplete');
 }

@@ -93,9 +93,10 @@ const BEHAVIOURS: Record<HostileBehaviour, (req: IncomingMessage, res: ServerRes
     res.write('{"items":[{"id":"ws_');
     setTimeout(() => res.socket?.destroy(), 50);
   },
+  // A framework's HTML error page. (A 502, 503 or 504 would be a front end's, retried and never judged.)
   'answers-html': (_req, res) => {
-    res.writeHead(502, { 'content-type': 'text/html' });
-    res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>');
+    res.writeHead(500, { 'content-type': 'text/html' });
+    res.end('<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1></body></html>');
   },
   'json-labelled-text-plain': (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' });

@@ -18,7 +18,7 @@ export function retryUnplanned429(options: { retries?: number; sleep?: (ms: numb
       const response = await next(attempt);
       if (response.status !== 429 || request.spec.expect429 || n >= retries) return response;
       await sleep(retryDelayMs(response.headers['retry-after'], n));
-      attempt = { ...request, ...(response.exchange.seq !== undefined ? { retryOf: response.exchange.seq } : {}) };
+      attempt = { ...request, retryCause: '429', ...(response.exchange.seq !== undefined ? { retryOf: response.exchange.seq } : {}) };
     }
   };
 }
