@@ -1,5 +1,6 @@
 import {
   check,
+  failedCredential,
   fromApi,
   sleep,
   type CheckContext,
@@ -186,7 +187,8 @@ async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior:
   // One of them refused: the run's own count of the window is already off.
   if (inWindow.some((e) => e.response!.status === 429)) return null;
   const opened = open ? reset * 1000 - windowMs : Date.now() - windowMs;
-  const failed = log.filter((e) => (e.auth === 'malformed' || e.auth === 'invalid') && fromApi(e) && Date.parse(e.startedAt) >= opened).length;
+  // A revoked key's 401 (KEY-5 walks every path with one) is a failed credential too.
+  const failed = log.filter((e) => failedCredential(e) && fromApi(e) && Date.parse(e.startedAt) >= opened).length;
   return { prior: inWindow.map(asResponse), failed };
 }
 

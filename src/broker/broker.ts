@@ -1,4 +1,4 @@
-import { createdAt, fromApi, type Exchange } from '../http/exchange.js';
+import { createdAt, failedCredential, fromApi, type Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
@@ -7,11 +7,6 @@ import { Ledger, type LedgerEntry } from './ledger.js';
 import { connectProbe } from './connect-probe.js';
 import { OutageWatch } from './outage.js';
 import { SUBMISSION_CREATION_PATH, SubmissionCap } from './submission-cap.js';
-
-/** A request whose credential the target refused, or one the run sent knowing it would be. */
-function failedCredential(exchange: Exchange): boolean {
-  return exchange.auth === 'malformed' || exchange.auth === 'invalid' || (exchange.auth !== 'none' && exchange.response?.status === 401);
-}
 
 /**
  * The run's one shared state, living in the main process: the log of every exchange of every

@@ -100,6 +100,15 @@ export function fromApi(exchange: Pick<Exchange, 'response' | 'answeredBy'>): bo
   return exchange.response !== undefined && exchange.answeredBy !== 'front-end';
 }
 
+/**
+ * A request whose credential the target refused, or one the run sent knowing it would be: what a
+ * target may count against the per-IP budget besides requests without a key (RATE-7). A revoked
+ * key the run created is one too, whatever its `auth` says.
+ */
+export function failedCredential(exchange: Pick<Exchange, 'auth' | 'response'>): boolean {
+  return exchange.auth === 'malformed' || exchange.auth === 'invalid' || (exchange.auth !== 'none' && exchange.response?.status === 401);
+}
+
 export function describeRequest(exchange: Pick<Exchange, 'request'>): string {
   return `[${exchange.request.method}] "${exchange.request.url}"`;
 }
