@@ -51,8 +51,22 @@ function evidenceOf(doc: ConformanceDocument, log: readonly Exchange[]): Exchang
   return out.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
 }
 
+/**
+ * The query of a logged URL, read without parsing the URL: GEN-3 sends URLs a parser refuses (a raw
+ * NUL, an invalid percent-encoding), and the redacted log may hold a placeholder where a host was.
+ */
+function queryOf(url: string): { name: string; value: string }[] {
+  const at = url.indexOf('?');
+  if (at < 0) return [];
+  const query = url.slice(at + 1).split('#')[0]!;
+  try {
+    return [...new URLSearchParams(query)].map(([name, value]) => ({ name, value }));
+  } catch {
+    return [];
+  }
+}
+
 function entryOf(e: Exchange) {
-  const url = new URL(e.request.url);
   const requestType = header(e.request.headers, 'content-type') ?? 'application/octet-stream';
   const responseType = e.response ? (header(e.response.headers, 'content-type') ?? '') : '';
   return {
@@ -64,7 +78,7 @@ function entryOf(e: Exchange) {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: headers(e.request.headers),
-      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      queryString: queryOf(e.request.url),
       ...(e.request.body !== undefined ? { postData: { mimeType: requestType, text: e.request.body } } : {}),
       headersSize: -1,
       bodySize: e.request.bytes ?? (e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body)),
