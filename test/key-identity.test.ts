@@ -55,6 +55,16 @@ describe('candidates for the key in a creation response', () => {
     expect(secretCandidates({ ...created, token: '' }, { member: 'token', sentName: created.name, prefix: null })).toEqual([]);
   });
 
+  test('a link to the key is never a candidate, so that it is neither tried as the key nor redacted from request URLs', () => {
+    const linked = {
+      id: 'e7a5eeec',
+      secret: 'Zq81mNf0Lp2R7tYw',
+      _links: { self: { href: 'http://127.0.0.1:4000/api/v1/api_keys/e7a5eeec' } },
+      path: '/api/v1/api_keys/e7a5eeec',
+    };
+    expect(secretCandidates(linked, { member: null, sentName: 'n', prefix: null })).toEqual(['Zq81mNf0Lp2R7tYw']);
+  });
+
   test('an id that starts like a key is a candidate after all', () => {
     expect(secretCandidates({ id: 'sk_ZZ81mNf0Lp2R7tYwQQ', name: 'n' }, { member: null, sentName: 'n', prefix: 'sk_' })).toEqual(['sk_ZZ81mNf0Lp2R7tYwQQ']);
   });

@@ -20,12 +20,19 @@ const TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\
 /** Members that hold an identifier by convention; their value is the key only if it looks like one. */
 const ID_MEMBER = /(^|_)id$|^uuid$/i;
 
+/**
+ * A link (`_links.self.href`, `url`, `location`): an absolute URL or a path. The key is sent in a
+ * header and is never one; as a candidate a link would be tried as the key and, worse, redacted
+ * wherever it appears in the report, request URLs included.
+ */
+const LINK = /^([a-z][a-z0-9+.-]*:\/\/|\/)/i;
+
 /** Shorter than any credential worth the name: statuses, kinds, hints. */
 const MIN_LENGTH = 8;
 
 /**
  * Candidate values for the complete key, best first: those that start with the prefix, then the
- * longest. Never the name sent, a time, a value with white space, a hint (`…ab12`), or an
+ * longest. Never the name sent, a time, a link, a value with white space, a hint (`…ab12`), or an
  * id-named member's value unless it starts with the prefix.
  */
 export function secretCandidates(body: unknown, clues: SecretClues): string[] {
@@ -39,7 +46,7 @@ export function secretCandidates(body: unknown, clues: SecretClues): string[] {
   const prefixed = (v: string) => clues.prefix !== null && v.startsWith(clues.prefix);
   const eligible = found.filter(({ value, idMember }) => {
     if (value === clues.sentName || value.length < MIN_LENGTH || /\s/.test(value) || value.startsWith('…')) return false;
-    if (TIME.test(value)) return false;
+    if (TIME.test(value) || LINK.test(value)) return false;
     return !idMember || prefixed(value);
   });
   const unique = [...new Set(eligible.map((c) => c.value))];
