@@ -47,7 +47,10 @@ describe.concurrent('a target the preflight cannot get past', () => {
     const stalled = await startSlowHandshake('https://127.0.0.1:9', null);
     try {
       const result = await runAgainst({ url: stalled.url, keys, profile: referenceProfile() }, ['--timeout', String(TIMEOUT_MS)]);
-      expectOneLine(result, /^CONF_TARGET_UNREACHABLE: https:\/\/127\.0\.0\.1:\d+ does not answer: .*timeout: no (response|connection) within 1000 ms( \(after 3 retries\))?$/);
+      expectOneLine(
+        result,
+        /^CONF_TARGET_UNREACHABLE: https:\/\/127\.0\.0\.1:\d+ does not answer: .*timeout: no (response|connection) within 1000 ms( \(after 3 retries\))?$/,
+      );
     } finally {
       await stalled.close();
     }
