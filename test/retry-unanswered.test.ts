@@ -152,8 +152,11 @@ describe('the retry of what the API never answered', () => {
     expect(sent).toHaveLength(3);
   });
 
-  test('a malformed request answered 502 by a front end is returned as it is, for GEN-3', async () => {
-    expect((await retrying([502])(outgoing({ frontEndFragile: true }))).status).toBe(502);
+  test("a malformed request is judged on the answer after a gateway's retries, and one still 502 is returned as it is, for GEN-3 to pass over", async () => {
+    const sent: Outgoing[] = [];
+    expect((await retrying([503, 400], sent)(outgoing({ frontEndFragile: true }))).status).toBe(400);
+    expect(sent).toHaveLength(2);
+    expect((await retrying([502, 502, 502, 502])(outgoing({ frontEndFragile: true }))).status).toBe(502);
   });
 
   test('an unplanned 429 retried says so: retryCause 429', async () => {

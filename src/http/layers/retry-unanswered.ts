@@ -47,9 +47,10 @@ export function retryUnanswered(options: RetryUnansweredOptions = {}): Layer {
         if (!(error instanceof TransportFailure)) throw error;
         outcome = error;
       }
-      // A malformed request (a NUL in its URL) is judged for robustness whoever answers it (GEN-3).
-      if (request.spec.frontEndFragile && !(outcome instanceof TransportFailure)) return outcome;
       const cause = retryCauseOf(outcome, request);
+      // A malformed request (a NUL in its URL) is judged for robustness whoever answers it (GEN-3),
+      // but only once a gateway's 502/503/504, which says nothing of the request, had its retries.
+      if (request.spec.frontEndFragile && !(outcome instanceof TransportFailure) && (cause === null || n >= retries)) return outcome;
       if (cause === null || n >= retries) return settle(outcome, n);
       const exchange = outcome instanceof TransportFailure ? outcome.exchange : outcome.exchange;
       await sleep(delayMs(outcome, n));
