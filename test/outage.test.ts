@@ -50,14 +50,21 @@ describe('the watch for a target that stopped answering', () => {
   test('one refused request, confirmed by new connections that all fail: gone without waiting for more requests', async () => {
     const watch = new OutageWatch();
     let probes = 0;
-    watch.watchConnections(
-      async () => (probes++, false),
-      () => false,
-    );
+    watch.watchConnections(async () => (probes++, false));
     watch.observe(exchange(0, 200));
     watch.observe(exchange(100, 'refused'));
     const outage = await watch.detected;
     expect(probes).toBe(4);
     expect(outage.line).toBe('the target stopped answering at 12:03:04 UTC: 1 request refused, then 4 new connections failed in a row');
   });
+  test('a target that dies while the run sends nothing (a check waiting out a Retry-After) is found gone by the idle probes', async () => {
+    const watch = new OutageWatch();
+    let probes = 0;
+    const stop = watch.watchConnections(async () => (probes++, false));
+    watch.observe(exchange(0, 200));
+    const outage = await watch.detected;
+    stop();
+    expect(probes).toBe(4);
+    expect(outage.line).toMatch(/^the target stopped answering at .*: 4 new connections failed in a row$/);
+  }, 15_000);
 });

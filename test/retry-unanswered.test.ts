@@ -98,6 +98,13 @@ describe('the retry of what the API never answered', () => {
     ]);
   });
 
+  test("a rate-limit burst's request is sent again at once, not after the front end's Retry-After, which would stretch the burst past its window", async () => {
+    const slept: number[] = [];
+    const res = await retrying([{ status: 503, headers: { 'retry-after': '1' } }, 200], [], slept)(outgoing({ expect429: true, pace: false }));
+    expect(res.status).toBe(200);
+    expect(slept).toEqual([50]);
+  });
+
   test('Retry-After is honoured up to 10 s; without one, the back-off doubles from half a second', async () => {
     const slept: number[] = [];
     await retrying([{ status: 503, headers: { 'retry-after': '2' } }, { status: 503, headers: { 'retry-after': '3600' } }, 504, 200], [], slept)(outgoing());

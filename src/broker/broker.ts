@@ -51,10 +51,10 @@ export class Broker {
 
   /**
    * Confirms a silence of the target at `baseUrl` with new connections, and probes it while the
-   * run waits for a window and sends nothing (`OutageWatch.watchConnections`). Answers a stopper.
+   * run sends nothing (`OutageWatch.watchConnections`). Answers a stopper.
    */
   watchTarget(baseUrl: string): () => void {
-    return this.outage.watchConnections(connectProbe(baseUrl), () => this.pacer.waits().length > 0);
+    return this.outage.watchConnections(connectProbe(baseUrl));
   }
 
   acquire(bucket: string, anonymous: boolean): Promise<void> {

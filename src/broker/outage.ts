@@ -8,7 +8,7 @@ const OVER_MS = 2000;
 /** New connections tried, `PROBE_GAP_MS` apart, that must all fail to confirm the target gone: about as long as a request's retries. */
 const PROBES = 4;
 const PROBE_GAP_MS = 1000;
-/** While the run waits and sends nothing for this long, a probe looks whether the target is still there. */
+/** While the run sends nothing for this long, a probe looks whether the target is still there. */
 const IDLE_PROBE_MS = 2000;
 
 /** How each kind of silence reads in the one line. */
@@ -53,15 +53,16 @@ export class OutageWatch {
 
   /**
    * Confirms a silence with new connections (`connect-probe.ts`): a target that refuses them all
-   * is gone, however few requests met it. `waiting` says whether the run is waiting (for a
-   * rate-limit window): while it waits and sends nothing, the target is probed every few seconds,
-   * so that a death during a wait ends the run too. Answers a function that stops the probing.
+   * is gone, however few requests met it. While the run sends nothing for a few seconds (a wait for
+   * a rate-limit window, or a check's own wait for a Retry-After, which the pacer does not see), the
+   * target is probed, so that a death during a wait ends the run too. Answers a function that stops
+   * the probing.
    */
-  watchConnections(probe: (() => Promise<boolean>) | null, waiting: () => boolean): () => void {
+  watchConnections(probe: (() => Promise<boolean>) | null): () => void {
     this.#probe = probe;
     if (!probe) return () => undefined;
     const timer = setInterval(() => {
-      if (this.#answered && waiting() && Date.now() - this.#lastSeenAt >= IDLE_PROBE_MS) void this.#confirm();
+      if (this.#answered && Date.now() - this.#lastSeenAt >= IDLE_PROBE_MS) void this.#confirm();
     }, IDLE_PROBE_MS).unref();
     void this.detected.then(() => clearInterval(timer));
     return () => clearInterval(timer);

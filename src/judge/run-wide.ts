@@ -15,9 +15,10 @@ export interface Violation {
 export type Judge = (log: readonly Exchange[], profile: Profile) => Violation[];
 
 /**
- * Clauses that judge a response to a malformed request whoever sent it: a 5xx and a leaked
- * secret are findings even from a front end. Every other judge sees only requests that are
- * well-formed HTTP, which reach the API itself (see `Exchange.frontEndFragile`).
+ * Clauses that judge a response to a malformed request whoever sent it: a 5xx (but a gateway's
+ * 502/503/504, the surroundings' answer to any request) and a leaked secret are findings even
+ * from a front end. Every other judge sees only requests that are well-formed HTTP, which reach
+ * the API itself (see `Exchange.frontEndFragile`).
  */
 const ANY_RESPONDER: ReadonlySet<ClauseId> = new Set(['GEN-3', 'KEY-4']);
 
@@ -30,7 +31,8 @@ const ANY_RESPONDER: ReadonlySet<ClauseId> = new Set(['GEN-3', 'KEY-4']);
 export function judgedBy(clause: ClauseId, log: readonly Exchange[]): readonly Exchange[] {
   // A secret in a response is a leak whoever sent the response.
   if (clause === 'KEY-4') return log;
-  const ofApi = log.filter((e) => e.response === undefined || fromApi(e) || e.frontEndFragile);
+  // A gateway's 502/503/504 says nothing of the request, malformed or not: never judged, even by GEN-3.
+  const ofApi = log.filter((e) => e.response === undefined || fromApi(e));
   return ANY_RESPONDER.has(clause) ? ofApi : ofApi.filter((e) => !e.frontEndFragile);
 }
 
@@ -55,7 +57,7 @@ function whoseCeiling(ceiling: number): string {
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 /** Responses of the API (a front end's answer to a malformed request too, for the clauses of any responder: `judgedBy`). */
 const answered = (log: readonly Exchange[]): Answered[] =>
-  log.filter((e): e is Answered => e.response !== undefined && (fromApi(e) || e.frontEndFragile === true));
+  log.filter((e): e is Answered => e.response !== undefined && fromApi(e));
 const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204;
 const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
 /** Bodies parsed once for all the judges. */

@@ -9,6 +9,8 @@ import type { HttpResponse, Outgoing } from '../request.js';
 const RETRIES = 3;
 /** Back-off without a Retry-After: 0.5, 1, 2 s, so that a request gives up after some 3.5 s of waits. */
 const FIRST_BACKOFF_MS = 500;
+/** Between the retries of a rate-limit burst's request (`expect429`). */
+const BURST_RETRY_MS = 50;
 /** The longest Retry-After honoured: a deploy's pause, not a maintenance window. */
 const MAX_RETRY_AFTER_MS = 10_000;
 
@@ -53,7 +55,9 @@ export function retryUnanswered(options: RetryUnansweredOptions = {}): Layer {
       if (request.spec.frontEndFragile && !(outcome instanceof TransportFailure) && (cause === null || n >= retries)) return outcome;
       if (cause === null || n >= retries) return settle(outcome, n);
       const exchange = outcome instanceof TransportFailure ? outcome.exchange : outcome.exchange;
-      await sleep(delayMs(outcome, n));
+      // A burst meant to meet a 429 measures a window: waiting out a front end's Retry-After would
+      // stretch it past its window, so its (bounded) retries follow at once.
+      await sleep(request.spec.expect429 ? BURST_RETRY_MS : delayMs(outcome, n));
       attempt = { ...request, retryCause: cause, ...(exchange.seq !== undefined ? { retryOf: exchange.seq } : {}) };
     }
   };
