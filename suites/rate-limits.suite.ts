@@ -192,6 +192,14 @@ async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior:
   return { prior: inWindow.map(asResponse), failed };
 }
 
+/** Failed credentials the run sent in the window before the burst's first 429 (the log's, from this IP). */
+async function failedCredentialsBefore(t: CheckContext, burst: BurstResult, windowMs: number): Promise<number> {
+  if (!burst.first429) return 0;
+  const since = burst.first429.at - windowMs;
+  return (await t.log()).filter((e) => failedCredential(e) && fromApi(e) && Date.parse(e.startedAt) >= since && Date.parse(e.startedAt) <= burst.first429!.at)
+    .length;
+}
+
 /** A logged exchange as a response of the burst (its status, headers and timing are what count). */
 function asResponse(e: Exchange): HttpResponse {
   const body = e.response?.body ?? '';
@@ -316,10 +324,16 @@ check(
     const shared = await sharedWindow(t, windowMs);
     let burst = shared ? await provoke(shared.prior) : null;
     // A target may count failed credentials against the per-IP budget (clause catalogue): a 429 they
-    // can explain proves nothing, and the burst is made again in a window free of them.
-    if (!burst || (burst.judgement.kind === 'early' && shared!.failed > 0)) {
+    // can explain proves nothing, and the burst is made again in a window free of them. Those sent
+    // during the burst count too: a check running beside it may send one (a revoked key's 401).
+    if (!burst || (burst.judgement.kind === 'early' && (shared!.failed > 0 || (await failedCredentialsBefore(t, burst, windowMs)) > 0))) {
       await fresh();
       burst = await provoke([]);
+    }
+    if (burst.judgement.kind === 'early' && burst.first429 && (await failedCredentialsBefore(t, burst, windowMs)) > 0) {
+      t.skip(
+        'each burst without a key met its 429 early in a window where the run also sent failed credentials, which a target may count against the per-IP budget',
+      );
     }
     if (burst.judgement.kind === 'early' && burst.first429) {
       // The shortfall, against what the run itself sent with a valid key in that window: if those
