@@ -31,10 +31,11 @@ test('at short windows, the remaining time the heartbeat names counts down and i
     const shown = readings.map((r) => `at ${(r.at / 1000).toFixed(1)} s: said ${r.saidS} s, truth ${r.truthS.toFixed(1)} s`).join('\n');
     expect(readings.length, run.text()).toBeGreaterThanOrEqual(3);
     // "After the first minute" at 60-s windows is after the first window: here, after the first 4 s,
-    // and while at least a window remains (a second of rounding is a quarter of a 4-s truth).
+    // and while at least a window remains. Beside the 25 %: a second of rounding (whole seconds), and
+    // half a second for when the line is read here, which a machine busy with the other tests delays.
     const judged = readings.filter((r) => r.at >= WINDOW_SECONDS * 1000 && r.truthS >= WINDOW_SECONDS);
     expect(judged.length, shown).toBeGreaterThanOrEqual(2);
-    for (const r of judged) expect(Math.abs(r.saidS - r.truthS), shown).toBeLessThanOrEqual(0.25 * r.truthS + 1);
+    for (const r of judged) expect(Math.abs(r.saidS - r.truthS), shown).toBeLessThanOrEqual(0.25 * r.truthS + 1.5);
     // It counts down: each reading less than the one a wait before.
     for (let i = 1; i < readings.length; i++) expect(readings[i]!.saidS, shown).toBeLessThanOrEqual(readings[i - 1]!.saidS);
     console.log(`remaining-time readings at ${WINDOW_SECONDS}-s windows:\n${shown}`);

@@ -56,8 +56,7 @@ function whoseCeiling(ceiling: number): string {
 
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 /** Responses of the API (a front end's answer to a malformed request too, for the clauses of any responder: `judgedBy`). */
-const answered = (log: readonly Exchange[]): Answered[] =>
-  log.filter((e): e is Answered => e.response !== undefined && fromApi(e));
+const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined && fromApi(e));
 const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204;
 const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
 /** Bodies parsed once for all the judges. */
