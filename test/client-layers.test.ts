@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../src/http/exchange.js';
 import { ReadOnlyRefusal, TransportFailure } from '../src/http/failures.js';
 import { compose, type Send } from '../src/http/layer.js';
 import { limits } from '../src/http/layers/limits.js';
@@ -8,28 +7,11 @@ import { pacing } from '../src/http/layers/pacing.js';
 import { readOnlyGuard } from '../src/http/layers/read-only.js';
 import { recording } from '../src/http/layers/recording.js';
 import { retryUnplanned429 } from '../src/http/layers/retry-429.js';
-import { prepare, type HttpResponse, type Outgoing, type RequestSpec } from '../src/http/request.js';
+import type { Outgoing } from '../src/http/request.js';
+import { fakeTransport as fakeTurns, outgoing } from './support/fake-transport.js';
 
-const addressing = { baseUrl: 'http://target.test', keys: { main: 'sk_main', other: null }, extraHeaders: [] };
-const outgoing = (spec: Partial<RequestSpec> = {}): Outgoing => prepare({ path: '/api/v1/workspaces', ...spec }, addressing, 'a check');
-
-/** A transport that answers the statuses given, one per request, and keeps what it was sent. */
-function fakeTransport(statuses: number[], sent: Outgoing[] = []): Send {
-  let seq = 0;
-  return async (request) => {
-    sent.push(request);
-    const status = statuses.shift() ?? 200;
-    const exchange: Exchange = {
-      seq: seq++,
-      startedAt: '',
-      durationMs: 0,
-      auth: request.auth,
-      bucket: request.bucket,
-      request: { method: request.method, url: request.url, headers: {} },
-    };
-    return { status, headers: { 'retry-after': '0' }, text: '{}', raw: Buffer.from('{}'), json: {}, exchange } satisfies HttpResponse;
-  };
-}
+/** Every answer says Retry-After: 0, so that a retried 429 costs no time. */
+const fakeTransport = (statuses: number[], sent: Outgoing[] = []): Send => fakeTurns(statuses, sent, { 'retry-after': '0' });
 
 describe('the client layers', () => {
   test('compose puts the first layer outermost', async () => {

@@ -1,42 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { responderOf, type Exchange } from '../src/http/exchange.js';
+import { responderOf } from '../src/http/exchange.js';
 import { TransportFailure } from '../src/http/failures.js';
 import { compose, type Send } from '../src/http/layer.js';
 import { retryUnplanned429 } from '../src/http/layers/retry-429.js';
 import { retryUnanswered } from '../src/http/layers/retry-unanswered.js';
-import { prepare, type HttpResponse, type Outgoing, type RequestSpec } from '../src/http/request.js';
+import type { Outgoing } from '../src/http/request.js';
 import { closeDispatcher, transport } from '../src/http/transport.js';
-
-const addressing = { baseUrl: 'http://target.test', keys: { main: 'sk_main', other: null }, extraHeaders: [] };
-const outgoing = (spec: Partial<RequestSpec> = {}): Outgoing => prepare({ path: '/api/v1/workspaces', ...spec }, addressing, 'a check');
-
-/** What the fake transport meets for each request, in turn: a status (with headers), or a transport failure. */
-type Turn = number | { status: number; headers?: Record<string, string> } | { fail: TransportFailure['kind']; responseStarted?: boolean };
-
-/** A transport that meets the turns given, one per request, numbering each exchange as the broker would. */
-function fakeTransport(turns: Turn[], sent: Outgoing[] = []): Send {
-  let seq = 0;
-  return async (request) => {
-    sent.push(request);
-    const turn = turns.shift() ?? 200;
-    const exchange: Exchange = {
-      seq: seq++,
-      startedAt: '',
-      durationMs: 0,
-      auth: request.auth,
-      bucket: request.bucket,
-      request: { method: request.method, url: request.url, headers: {} },
-    };
-    if (typeof turn === 'object' && 'fail' in turn) {
-      throw new TransportFailure(turn.fail, `[${request.method}] "${request.url}": ${turn.fail}`, exchange, { responseStarted: turn.responseStarted ?? false });
-    }
-    const { status, headers = {} } = typeof turn === 'number' ? { status: turn } : turn;
-    exchange.answeredBy = responderOf(status);
-    return { status, headers, text: '{}', raw: Buffer.from('{}'), json: {}, exchange } satisfies HttpResponse;
-  };
-}
+import { fakeTransport, outgoing, type Turn } from './support/fake-transport.js';
 
 function retrying(turns: Turn[], sent: Outgoing[] = [], slept: number[] = []): Send {
   return compose([retryUnanswered({ sleep: async (ms) => void slept.push(ms) })], fakeTransport(turns, sent));
@@ -68,7 +40,7 @@ describe('who answered', () => {
       await closeDispatcher();
       await new Promise((resolve) => server.close(resolve));
     });
-    const send = (path: string, baseUrl = base) => transport()(prepare({ path }, { ...addressing, baseUrl }, 'a check'));
+    const send = (path: string, baseUrl = base) => transport()({ ...outgoing({ path }), url: `${baseUrl}${path}` });
 
     test("an HTML 503 page is a front end's answer, a 500 the API's", async () => {
       expect((await send('/html-503')).exchange.answeredBy).toBe('front-end');
