@@ -1,5 +1,5 @@
 import { defineMutant } from './mutant.js';
-import { beforeHandler, pathOf } from './support.js';
+import { beforeHandler, keptSecrets, pathOf } from './support.js';
 
 /**
  * Key creation is an upsert on (account, name), and the secret is kept beside the record so that
@@ -9,14 +9,8 @@ export default defineMutant({
   description: 'answers the creation of a key named like a live key with that key, its secret included',
   breaks: { 'KEY-4': 'fail' },
   modify: (reference) => {
-    const { store, profile } = reference.state;
-    const secrets = new Map<string, string>();
-    const create = store.createKey.bind(store);
-    store.createKey = (account, name) => {
-      const created = create(account, name);
-      secrets.set(created.record.id, created.secret);
-      return created;
-    };
+    const { profile } = reference.state;
+    const secrets = keptSecrets(reference);
     const fields = profile.apiKeyFields;
     beforeHandler(reference, async (req, reply) => {
       if (req.method !== 'POST' || pathOf(req) !== '/api/v1/api_keys') return;

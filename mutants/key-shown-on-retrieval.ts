@@ -1,20 +1,14 @@
 import { notFound } from '../reference/errors.js';
 import { defineMutant } from './mutant.js';
-import { beforeItem } from './support.js';
+import { beforeItem, keptSecrets } from './support.js';
 
 /** A "show key" view beside deletion, reading a copy of the secret kept in clear at creation. */
 export default defineMutant({
   description: 'serves GET on the key path with the key record, its complete secret included',
   breaks: { 'KEY-4': 'fail' },
   modify: (reference) => {
-    const { store, profile } = reference.state;
-    const secrets = new Map<string, string>();
-    const create = store.createKey.bind(store);
-    store.createKey = (account, name) => {
-      const created = create(account, name);
-      secrets.set(created.record.id, created.secret);
-      return created;
-    };
+    const { profile } = reference.state;
+    const secrets = keptSecrets(reference);
     const fields = profile.apiKeyFields;
     beforeItem(reference, 'apiKey', 'GET', async (id, req, reply) => {
       const key = req.account.keys.get(id);

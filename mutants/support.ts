@@ -94,3 +94,19 @@ export function namedWorkspaces(reference: ReferenceApp, req: FastifyRequest): u
 export function foreignOwner(reference: ReferenceApp, req: FastifyRequest, id: unknown) {
   return reference.state.store.accounts.find((a) => a !== req.account && a.data.workspaces.some((w) => w.id === id));
 }
+
+/**
+ * The complete secret of each key the reference creates, by the key's id: what a mutant that hands
+ * a secret out again (after its creation) needs, since the reference keeps only a hash.
+ */
+export function keptSecrets(reference: ReferenceApp): ReadonlyMap<string, string> {
+  const { store } = reference.state;
+  const secrets = new Map<string, string>();
+  const create = store.createKey.bind(store);
+  store.createKey = (account, name) => {
+    const created = create(account, name);
+    secrets.set(created.record.id, created.secret);
+    return created;
+  };
+  return secrets;
+}
