@@ -20,9 +20,11 @@ export function scrubReports(dir: string, redactor: Redactor, only: readonly str
       continue;
     }
     if (!stat.isFile()) continue;
-    const text = readFileSync(file, 'utf8');
-    if (!redactor.leaks(text)) continue;
-    writeFileAtomic(file, redactor.redact(text));
+    // Read as bytes and looked through with the byte index first: a report of megabytes
+    // (exchanges.har) is decoded and matched against every secret's parts only where it may leak.
+    const bytes = readFileSync(file);
+    if (!redactor.leaksIn(bytes)) continue;
+    writeFileAtomic(file, redactor.redact(bytes.toString('utf8')));
     scrubbed.push(file);
   }
   return scrubbed;

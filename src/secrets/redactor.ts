@@ -71,6 +71,11 @@ export class Redactor {
 
   redact(text: string): string {
     if (this.#secrets.length === 0 || text.length < SECRET_PART_LENGTH) return text;
+    // The byte index first: a text without any run a secret's form or part must contain is returned
+    // as it is, instead of matching every part of every key against it (a run's log and its
+    // reports are megabytes, and a key pool makes the pattern thousands of alternatives long).
+    const runs = this.#runIndex();
+    if (runs !== false && runs.find(Buffer.from(text, 'utf8')) < 0) return text;
     let out = text.replace(this.#wholePattern(), REDACTED);
     out = this.#redactParts(out);
     return out;

@@ -29,7 +29,8 @@ export class RevealedSecrets {
 
   /** Which revealed secrets (their indices in `values()`) a response holds, whole or in part. */
   leaksIn(body: Uint8Array, headerText: string): number[] {
-    if (!this.#all.leaksIn(body) && !this.#all.leaks(headerText)) return [];
+    // The byte index first, for the headers too: most responses hold no secret at all.
+    if (!this.#all.leaksIn(body) && !this.#all.leaksIn(Buffer.from(headerText))) return [];
     const text = Buffer.from(body).toString('utf8');
     return this.#values.flatMap((value, index) => {
       const one = new Redactor();
