@@ -67,4 +67,16 @@ describe('the watch for a target that stopped answering', () => {
     expect(probes).toBe(4);
     expect(outage.line).toMatch(/^the target stopped answering at .*: 4 new connections failed in a row$/);
   }, 15_000);
+  test('at the end of the checks, a run whose last requests went unanswered is confirmed gone before its report; one whose last answered is not', async () => {
+    const dead = new OutageWatch();
+    dead.watchConnections(async () => false);
+    dead.observe(exchange(0, 200));
+    dead.observe(exchange(100, 'refused'));
+    expect((await dead.settle())?.line).toMatch(/1 request refused, then 4 new connections failed in a row$/);
+    const alive = new OutageWatch();
+    alive.watchConnections(async () => false);
+    alive.observe(exchange(0, 'refused'));
+    alive.observe(exchange(100, 200));
+    expect(await alive.settle()).toBeNull();
+  }, 15_000);
 });

@@ -46,7 +46,7 @@ export class OutageWatch {
   #outage: Outage | null = null;
   #resolve!: (outage: Outage) => void;
   #probe: (() => Promise<boolean>) | null = null;
-  #confirming = false;
+  #confirmation: Promise<void> | null = null;
   #lastSeenAt = Date.now();
   /** Resolves once, when the target is found gone. */
   readonly detected = new Promise<Outage>((resolve) => (this.#resolve = resolve));
@@ -69,6 +69,17 @@ export class OutageWatch {
   }
 
   get outage(): Outage | null {
+    return this.#outage;
+  }
+
+  /**
+   * At the end of the checks: the outage, confirmed now if the run's last requests went unanswered
+   * (a target that died near the end, before a streak or the probes could say so), or null. The
+   * report then says the target stopped answering, not only that clauses went unjudged.
+   */
+  async settle(): Promise<Outage | null> {
+    if (this.#outage || !this.#answered || this.#streak.length === 0) return this.#outage;
+    await this.#confirm();
     return this.#outage;
   }
 
@@ -100,23 +111,26 @@ export class OutageWatch {
     return this.#outage;
   }
 
-  /** New connections, a second apart: all refused, the target is gone; one made, it is not (yet). */
-  async #confirm(): Promise<void> {
-    if (!this.#probe || this.#confirming || this.#outage) return;
-    this.#confirming = true;
+  /**
+   * New connections, a second apart: all refused, the target is gone; one made, it is not (yet).
+   * One confirmation at a time; a caller that asks during one waits for it (`settle`).
+   */
+  #confirm(): Promise<void> {
+    if (!this.#probe || this.#outage) return Promise.resolve();
+    this.#confirmation ??= this.#probeAll(this.#probe).finally(() => (this.#confirmation = null));
+    return this.#confirmation;
+  }
+
+  async #probeAll(probe: () => Promise<boolean>): Promise<void> {
     const startedAt = Date.now();
-    try {
-      for (let n = 0; n < PROBES; n++) {
-        if (n > 0) await new Promise((resolve) => setTimeout(resolve, PROBE_GAP_MS));
-        if (this.#outage || (await this.#probe())) return;
-      }
-      if (this.#outage) return;
-      const streak = this.#streak.length > 0 ? `${what(this.#streak)}, then ` : '';
-      const since = this.#streak.length > 0 ? Date.parse(this.#streak[0]!.startedAt) : startedAt;
-      this.#declare(since, `${streak}${PROBES} new connections failed in a row`);
-    } finally {
-      this.#confirming = false;
+    for (let n = 0; n < PROBES; n++) {
+      if (n > 0) await new Promise((resolve) => setTimeout(resolve, PROBE_GAP_MS));
+      if (this.#outage || (await probe())) return;
     }
+    if (this.#outage) return;
+    const streak = this.#streak.length > 0 ? `${what(this.#streak)}, then ` : '';
+    const since = this.#streak.length > 0 ? Date.parse(this.#streak[0]!.startedAt) : startedAt;
+    this.#declare(since, `${streak}${PROBES} new connections failed in a row`);
   }
 }
 

@@ -299,7 +299,7 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
     });
     const gone = broker.outage.detected.then(() => null);
     const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received, gone]);
-    const outage = signal ? null : broker.outage.outage;
+    const outage = signal ? null : (broker.outage.outage ?? (await broker.outage.settle()));
     if (outage) void (running as Vitest | null)?.cancelCurrentRun('keyboard-input');
     if (signal || outage) {
       // The checks in flight get a moment to end (their waits were cut), never the whole teardown.
