@@ -30,6 +30,21 @@ const WITHOUT_SIDE_EFFECTS = [
   'forbiddenProbe',
 ];
 
+/** `init` against an implementation written blind: its output, the facts it drew, and the profile the implementation declares. */
+async function initOnBlind(name: 'node' | 'enterprise') {
+  const target = await startBlind(1, name);
+  try {
+    const out = join(scratch(), 'draft.json');
+    const result = await runConformance(['init', '--base-url', target.url, '--out', out], { CONFORMANCE_API_KEY: target.keys.main });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { facts } = readJson<{ facts: Facts }>(out.replace(/\.json$/, '.facts.json'));
+    return { target, result, facts, own: target.profile as unknown as Record<string, unknown> };
+  } catch (error) {
+    await target.close();
+    throw error;
+  }
+}
+
 function at(profile: Record<string, unknown>, place: string): unknown {
   return place.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], profile);
 }
@@ -112,13 +127,8 @@ test('a key init could not delete is in the ledger, and `cleanup` deletes it', a
 
 test('init finds what an implementation written blind puts elsewhere: singular retrievals, its field list, its key path and id, the required body fields', async () => {
   // variants/blind-node: /api/v1/workspace/{id}, /api/v1/taxonomy_fields, DELETE /api/v1/api_key/{id} by `key_id`.
-  const target = await startBlind(1, 'node');
+  const { target, result, facts, own } = await initOnBlind('node');
   try {
-    const out = join(scratch(), 'draft.json');
-    const result = await runConformance(['init', '--base-url', target.url, '--out', out], { CONFORMANCE_API_KEY: target.keys.main });
-    expect(result.exitCode, result.stderr).toBe(0);
-    const { facts } = readJson<{ facts: Facts }>(out.replace(/\.json$/, '.facts.json'));
-    const own = target.profile as unknown as Record<string, unknown>;
     for (const place of [
       'paths.workspace',
       'paths.governanceModel',
@@ -141,13 +151,8 @@ test('init finds what an implementation written blind puts elsewhere: singular r
 
 test('init on an implementation that chose the open facts its own way: what it did not find is "not found: declare it", never a value; links and narrowing filters found', async () => {
   // variants/blind-enterprise: HAL _links, camelCase filters (workspaceId), a key prefix of its own, UUIDs.
-  const target = await startBlind(1, 'enterprise');
+  const { target, result, facts, own } = await initOnBlind('enterprise');
   try {
-    const out = join(scratch(), 'draft.json');
-    const result = await runConformance(['init', '--base-url', target.url, '--out', out], { CONFORMANCE_API_KEY: target.keys.main });
-    expect(result.exitCode, result.stderr).toBe(0);
-    const { facts } = readJson<{ facts: Facts }>(out.replace(/\.json$/, '.facts.json'));
-    const own = target.profile as unknown as Record<string, unknown>;
     // Its filters are named by its own links and kept because they narrow a list that holds items.
     for (const place of ['paths.submissionList', 'submissions.listFilters.workspace', 'submissions.listFilters.taxonomy'])
       expect(facts[place], place).toMatchObject({ how: 'found', value: at(own, place) });
