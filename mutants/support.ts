@@ -110,3 +110,17 @@ export function keptSecrets(reference: ReferenceApp): ReadonlyMap<string, string
   };
   return secrets;
 }
+
+/**
+ * Runs `answer` before the reference for a key creation whose name a live key of the same account
+ * already has: how a target that keeps key names unique refuses the second one.
+ */
+export function onTakenKeyName(reference: ReferenceApp, answer: (name: string, reply: FastifyReply) => Promise<unknown>): void {
+  beforeHandler(reference, async (req, reply) => {
+    if (req.method !== 'POST' || pathOf(req) !== '/api/v1/api_keys') return;
+    const name = (req.body as { name?: unknown } | null | undefined)?.name;
+    if (typeof name !== 'string') return;
+    const taken = [...req.account.keys.values()].some((k) => k.revokedAtMs === null && k.name === name);
+    if (taken) return answer(name, reply);
+  });
+}

@@ -1,4 +1,4 @@
-import { beforeHandler, pathOf } from '../mutants/support.js';
+import { onTakenKeyName } from '../mutants/support.js';
 import { defineVariant } from './variant.js';
 
 /**
@@ -10,12 +10,7 @@ export default defineVariant({
   openPoint: 'error-statuses',
   atRisk: ['ERR-1', 'ERR-2', 'ERR-6', 'KEY-1', 'KEY-2', 'KEY-3', 'KEY-5', 'KEY-6', 'KEY-7', 'AUTH-3'],
   modify: (reference) => {
-    beforeHandler(reference, async (req, reply) => {
-      if (req.method !== 'POST' || pathOf(req) !== '/api/v1/api_keys') return;
-      const name = (req.body as { name?: unknown } | null | undefined)?.name;
-      if (typeof name !== 'string') return;
-      const taken = [...req.account.keys.values()].some((k) => k.revokedAtMs === null && k.name === name);
-      if (!taken) return;
+    onTakenKeyName(reference, async (name, reply) => {
       await reply.code(409).send({
         error: {
           type: 'conflict_error',

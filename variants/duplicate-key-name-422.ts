@@ -1,5 +1,5 @@
 import { invalidParam } from '../reference/errors.js';
-import { beforeHandler, pathOf } from '../mutants/support.js';
+import { onTakenKeyName } from '../mutants/support.js';
 import { defineVariant } from './variant.js';
 
 /**
@@ -11,12 +11,6 @@ export default defineVariant({
   openPoint: 'key-name-uniqueness',
   atRisk: ['KEY-1', 'KEY-3', 'KEY-4', 'ERR-4'],
   modify: (reference) => {
-    beforeHandler(reference, async (req, reply) => {
-      if (req.method !== 'POST' || pathOf(req) !== '/api/v1/api_keys') return;
-      const name = (req.body as { name?: unknown } | null | undefined)?.name;
-      if (typeof name !== 'string') return;
-      const taken = [...req.account.keys.values()].some((k) => k.revokedAtMs === null && k.name === name);
-      if (taken) return invalidParam(reply, 'name', `An API key named ${JSON.stringify(name)} already exists.`, 'name', 'taken');
-    });
+    onTakenKeyName(reference, async (name, reply) => invalidParam(reply, 'name', `An API key named ${JSON.stringify(name)} already exists.`, 'name', 'taken'));
   },
 });
