@@ -51,16 +51,21 @@ for (const [name, label] of Object.entries(WRITTEN) as [CollectionName, string][
   }
 }
 
+/** The declared submission filters, each with the workspace or taxonomy the run submitted to. */
+function writtenFilters(t: CheckContext): { what: 'workspace' | 'taxonomy'; filter: string; id: string }[] {
+  const filters = t.profile.submissions.listFilters;
+  return [
+    { what: 'workspace' as const, filter: filters?.workspace, id: workspaceIds(t)[0] },
+    { what: 'taxonomy' as const, filter: filters?.taxonomy, id: taxonomyIds(t)[0] },
+  ].filter((f): f is { what: 'workspace' | 'taxonomy'; filter: string; id: string } => typeof f.filter === 'string' && f.id !== undefined);
+}
+
 check(
   'SUB-4',
   "after the run's submissions, the lists filtered by the workspace and the taxonomy they went to hold as many items as their total_count says",
   async (t) => {
     const listPath = t.profile.paths.submissionList!;
-    const filters = t.profile.submissions.listFilters!;
-    const filtered = [
-      { what: 'workspace', filter: filters.workspace!, id: workspaceIds(t)[0] },
-      { what: 'taxonomy', filter: filters.taxonomy!, id: taxonomyIds(t)[0] },
-    ].filter((f): f is { what: string; filter: string; id: string } => f.id !== undefined);
+    const filtered = writtenFilters(t);
     if (filtered.length === 0) t.skip('the target lists no workspace and no taxonomy to filter by');
     let counted = 0;
     for (const { what, filter, id } of filtered) {
@@ -89,11 +94,7 @@ check(
   'submissions filtered by the workspace and by the taxonomy the run submitted to: at limit 1, has_more is true on the first page and false on the last that total_count gives',
   async (t) => {
     const listPath = t.profile.paths.submissionList!;
-    const filters = t.profile.submissions.listFilters!;
-    const filtered = [
-      { filter: filters.workspace, id: workspaceIds(t)[0] },
-      { filter: filters.taxonomy, id: taxonomyIds(t)[0] },
-    ].filter((f): f is { filter: string; id: string } => typeof f.filter === 'string' && f.id !== undefined);
+    const filtered = writtenFilters(t);
     if (filtered.length === 0) t.skip('the target lists no workspace and no taxonomy to filter by');
     let judged = 0;
     // Two pages of one item each, whatever the list's size: the first, and the last total_count gives.
