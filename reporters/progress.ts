@@ -1,5 +1,4 @@
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { basename } from 'node:path';
+import type { Reporter, TestCase, TestSuite } from 'vitest/node';
 import type { CheckStatus } from '../src/check/outcome.js';
 import { familyOf, isClauseId, type Family } from '../src/clauses/catalogue.js';
 
@@ -10,13 +9,14 @@ const ORDER = Object.keys(MARK) as CheckStatus[];
 const ERASE = '\r\x1b[2K';
 
 /**
- * A line per clause family as it finishes, a line per check that did not pass, and, on a
- * terminal, a live line counting the checks of the family that is running (a remote run paced
- * at 100 requests a minute can spend minutes in one family).
+ * A line per suite (a clause family, mostly) as it finishes, a line per check that did not pass,
+ * and, on a terminal, a live line counting the checks of the suites that are running (a remote run
+ * paced at 100 requests a minute can spend minutes in one; the lanes run two at a time).
  */
 export class ProgressReporter implements Reporter {
   readonly #live: ((text: string) => void) | null;
-  #current: { name: string; counts: Partial<Record<CheckStatus, number>>; families: Set<Family> } | null = null;
+  /** The suites running, by name: the lanes of a phase run beside each other (src/run/suite-order.ts). */
+  readonly #running = new Map<string, { counts: Partial<Record<CheckStatus, number>>; families: Set<Family> }>();
   #shown = false;
 
   /**
@@ -30,9 +30,11 @@ export class ProgressReporter implements Reporter {
     this.#live = live;
   }
 
-  /** Called when a suite file starts running. */
-  onTestModuleStart(module: TestModule): void {
-    this.#current = { name: suiteName(module), counts: {}, families: new Set() };
+  /** Called when a block starts running: a suite's is named by its meta (src/check/lanes.ts). */
+  onTestSuiteReady(suite: TestSuite): void {
+    const name = suite.meta().conformanceSuite;
+    if (!name) return;
+    this.#running.set(name, { counts: {}, families: new Set() });
     this.#draw();
   }
 
@@ -40,27 +42,30 @@ export class ProgressReporter implements Reporter {
   onTestCaseResult(test: TestCase): void {
     const record = test.meta().conformance;
     if (!record) return;
-    if (this.#current) {
-      this.#current.counts[record.status] = (this.#current.counts[record.status] ?? 0) + 1;
-      if (isClauseId(record.clause)) this.#current.families.add(familyOf(record.clause));
+    const running = this.#running.get(test.meta().conformanceSuite ?? '');
+    if (running) {
+      running.counts[record.status] = (running.counts[record.status] ?? 0) + 1;
+      if (isClauseId(record.clause)) running.families.add(familyOf(record.clause));
     }
     if (record.status !== 'pass' && record.status !== 'not_applicable')
       this.#line(`    ${MARK[record.status]} ${test.name}: ${record.reason ?? record.status}`);
     this.#draw();
   }
 
-  /** Called when a suite file has finished. */
-  onTestModuleEnd(module: TestModule): void {
+  /** Called when a block has finished: a suite's line. */
+  onTestSuiteResult(suite: TestSuite): void {
+    const name = suite.meta().conformanceSuite;
+    if (!name) return;
     const counts: Partial<Record<CheckStatus, number>> = {};
     const families = new Set<Family>();
-    for (const test of module.children.allTests()) {
+    for (const test of suite.children.allTests()) {
       const record = test.meta().conformance;
       if (!record) continue;
       counts[record.status] = (counts[record.status] ?? 0) + 1;
       if (isClauseId(record.clause)) families.add(familyOf(record.clause));
     }
-    this.#current = null;
-    this.#line(`  ${label(suiteName(module), families).padEnd(24)} ${describe(counts) || 'no checks'}`);
+    this.#running.delete(name);
+    this.#line(`  ${label(name, families).padEnd(24)} ${describe(counts) || 'no checks'}`);
   }
 
   #line(text: string): void {
@@ -71,16 +76,14 @@ export class ProgressReporter implements Reporter {
   }
 
   #draw(): void {
-    if (!this.#live || !this.#current) return;
-    const { name, counts, families } = this.#current;
-    const done = Object.values(counts).reduce((a, b) => a + b, 0);
-    this.#live(`${ERASE}  ${label(name, families).padEnd(24)} running: ${done} checks done${done ? ` (${describe(counts)})` : ''}`);
+    if (!this.#live || this.#running.size === 0) return;
+    const parts = [...this.#running].map(([name, { counts, families }]) => {
+      const done = Object.values(counts).reduce((a, b) => a + b, 0);
+      return `${label(name, families)} running: ${done} checks done${done ? ` (${describe(counts)})` : ''}`;
+    });
+    this.#live(`${ERASE}  ${parts.join(' · ')}`);
     this.#shown = true;
   }
-}
-
-function suiteName(module: TestModule): string {
-  return basename(module.moduleId).replace(/\.suite\.ts$/, '');
 }
 
 /** `pagination (PAG)`: the suite and the clause families its checks named. */

@@ -19,6 +19,9 @@ import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmi
 
 // AUTH: authentication and account scope (API document, Authentication).
 
+/** The checks do not depend on each other's order: they run beside each other, a few at a time, so that one waits for its answers while another sends. */
+const BESIDE = { concurrent: true } as const;
+
 /** One request of a probe, and what it got. A 429 left after the client's retries is not judged. */
 interface Probe {
   readonly label: string;
@@ -213,7 +216,7 @@ check(
   async (t) => {
     failOn(t, unauthorised(judged(t, await withoutHeader(t))));
   },
-  { key: 'no-header' },
+  { key: 'no-header', ...BESIDE },
 );
 
 check(
@@ -222,7 +225,7 @@ check(
   async (t) => {
     failOn(t, unauthorised(judged(t, await withMalformedHeader(t))));
   },
-  { key: 'malformed-header', values: ['empty'] },
+  { key: 'malformed-header', values: ['empty'], ...BESIDE },
 );
 
 check(
@@ -241,7 +244,7 @@ check(
       }),
     );
   },
-  { key: 'header-refusal-shape', judges: ['AUTH-1', 'AUTH-2'], values: ['empty'] },
+  { key: 'header-refusal-shape', judges: ['AUTH-1', 'AUTH-2'], values: ['empty'], ...BESIDE },
 );
 
 /** AUTH-3: 401 in the error envelope with type authentication_error. */
@@ -261,7 +264,7 @@ check(
   async (t) => {
     failOn(t, notAnAuthenticationError(judged(t, await withUnknownKey(t))));
   },
-  { key: 'altered-secret' },
+  { key: 'altered-secret', ...BESIDE },
 );
 
 check(
@@ -273,6 +276,7 @@ check(
   },
   {
     key: 'revoked-key',
+    ...BESIDE,
     states: ['deleted'],
     writes: true,
     applies: (run) =>
@@ -299,7 +303,7 @@ check(
     }
     failOn(t, notAnAuthenticationError(judged(t, probes)));
   },
-  { key: 'unknown-or-revoked-on-writes', states: ['deleted'], writes: true },
+  { key: 'unknown-or-revoked-on-writes', states: ['deleted'], writes: true, ...BESIDE },
 );
 
 check(
@@ -319,7 +323,7 @@ check(
       }),
     );
   },
-  { key: 'code-and-param-null', judges: ['AUTH-3'], states: ['deleted'] },
+  { key: 'code-and-param-null', judges: ['AUTH-3'], states: ['deleted'], ...BESIDE },
 );
 
 check(
@@ -332,7 +336,7 @@ check(
     const type = errorOf(t.json(res))?.type;
     t.ensure(type === 'authorization_error', () => `the 403 has type ${JSON.stringify(type ?? null)}, expected "authorization_error"`, res);
   },
-  { key: 'forbidden-probe' },
+  { key: 'forbidden-probe', ...BESIDE },
 );
 
 check(
@@ -356,7 +360,7 @@ check(
       );
     });
   },
-  { key: 'key-prefix', states: ['fresh'], writes: true },
+  { key: 'key-prefix', states: ['fresh'], writes: true, ...BESIDE },
 );
 
 // AUTH-6: a key sees only its own account. Ids present in both accounts' lists are left out of
@@ -404,7 +408,7 @@ check(
     }
     if (tried === 0) t.skip('no collection with a retrieval path holds items in one account only');
   },
-  { key: 'cross-account-404' },
+  { key: 'cross-account-404', ...BESIDE },
 );
 
 check(
@@ -432,7 +436,7 @@ check(
     }
     if (compared === 0) t.skip('every list of both accounts is empty');
   },
-  { key: 'cross-account-lists' },
+  { key: 'cross-account-lists', ...BESIDE },
 );
 
 check(
@@ -508,7 +512,7 @@ check(
       seen.res,
     );
   },
-  { key: 'cross-account-submission', writes: true },
+  { key: 'cross-account-submission', writes: true, ...BESIDE },
 );
 
 /** total_count of a submission list filtered to one workspace, as one account sees it; null when no page came. */
@@ -557,6 +561,7 @@ check(
   },
   {
     key: 'cross-account-key-deletion',
+    ...BESIDE,
     states: ['fresh'],
     writes: true,
     applies: (run) => (run.profile.paths.apiKey && run.profile.apiKeyFields.id ? true : 'not declared: the key path and key id member'),

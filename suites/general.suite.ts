@@ -5,6 +5,9 @@ import { recordIfCreated } from './support/submissions.js';
 // GEN: general rules (API document, What the service does; Versioning). The run-wide phase also
 // judges GEN-1, GEN-3 and GEN-5 over every response of the run (suites/run-wide.suite.ts).
 
+/** The checks do not depend on each other's order: they run beside each other, a few at a time, so that one waits for its answers while another sends. */
+const BESIDE = { concurrent: true } as const;
+
 check(
   'GEN-1',
   'an unknown path under /api/v1/ answers JSON',
@@ -12,7 +15,7 @@ check(
     const res = await t.http.get('/api/v1/no_such_collection_exists');
     t.json(res);
   },
-  { key: 'unknown-path' },
+  { key: 'unknown-path', ...BESIDE },
 );
 
 check(
@@ -22,7 +25,7 @@ check(
     const res = await t.http.send({ method: 'PATCH', path: '/api/v1/workspaces', body: {} });
     t.json(res);
   },
-  { key: 'unsupported-method' },
+  { key: 'unsupported-method', ...BESIDE },
 );
 
 check(
@@ -32,7 +35,7 @@ check(
     const res = await t.http.get('/api/');
     t.json(res);
   },
-  { key: 'unversioned-path' },
+  { key: 'unversioned-path', ...BESIDE },
 );
 
 check(
@@ -47,7 +50,7 @@ check(
       v2,
     );
   },
-  { key: 'v2-path' },
+  { key: 'v2-path', ...BESIDE },
 );
 
 check(
@@ -58,7 +61,7 @@ check(
     const bare = await t.http.get('/api/workspaces');
     t.ensure(!(bare.status >= 200 && bare.status < 300 && bare.text === v1.text), 'GET /api/workspaces answers exactly what /api/v1/workspaces does', bare);
   },
-  { key: 'no-version-prefix' },
+  { key: 'no-version-prefix', ...BESIDE },
 );
 
 /**
@@ -98,7 +101,7 @@ check(
       );
     }
   },
-  { key: 'odd-requests', values: ['boundary', 'unicode', 'huge'] },
+  { key: 'odd-requests', values: ['boundary', 'unicode', 'huge'], ...BESIDE },
 );
 
 /** Bodies that are not JSON, or not a JSON object (GEN-4). */
@@ -125,7 +128,7 @@ check(
       t.ensure(isErrorEnvelope(res.json), () => `the ${res.status} for a body that is ${body.label} is not an error envelope: ${snippet(res.text)}`, res);
     }
   },
-  { key: 'malformed-body', values: ['null'], writes: true },
+  { key: 'malformed-body', values: ['null'], writes: true, ...BESIDE },
 );
 
 /**
@@ -152,7 +155,7 @@ check(
       t.ensure(res.status < 500, () => `GET ${path} (a trailing slash) answered ${res.status}: ${snippet(res.text)}`, res);
     }
   },
-  { key: 'trailing-slash', values: ['empty'] },
+  { key: 'trailing-slash', values: ['empty'], ...BESIDE },
 );
 
 /** Sends each try to its write; any 5xx is a finding (GEN-3). */
@@ -179,7 +182,7 @@ check(
       ]),
     );
   },
-  { key: 'unlabelled-and-large-bodies', values: ['absent', 'huge'], writes: true },
+  { key: 'unlabelled-and-large-bodies', values: ['absent', 'huge'], writes: true, ...BESIDE },
 );
 
 check(
@@ -192,7 +195,7 @@ check(
       writes(t, { mayAccept: true }).flatMap((write) => ['', '   '].flatMap((blank) => write.blanked(blank).map(({ what, sent }) => ({ write, what, sent })))),
     );
   },
-  { key: 'blank-strings', values: ['empty'], writes: true },
+  { key: 'blank-strings', values: ['empty'], writes: true, ...BESIDE },
 );
 
 /** How a body that is not a JSON object may arrive at a write besides as application/json. */
@@ -218,7 +221,7 @@ check(
       t.ensure(isErrorEnvelope(res.json), () => `${what}: the ${res.status} is not an error envelope: ${snippet(res.text)}`, res);
     }
   },
-  { key: 'malformed-body-everywhere', values: ['null', 'absent'], writes: true },
+  { key: 'malformed-body-everywhere', values: ['null', 'absent'], writes: true, ...BESIDE },
 );
 
 check(
@@ -228,5 +231,5 @@ check(
     const res = await t.http.get('/api/v1/workspaces');
     t.ensure(isJsonMediaType(res.headers['content-type']), () => `Content-Type is ${res.headers['content-type'] ?? 'missing'}`, res);
   },
-  { key: 'list-media-type' },
+  { key: 'list-media-type', ...BESIDE },
 );

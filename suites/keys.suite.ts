@@ -20,9 +20,11 @@ import {
 // Without a key path in the profile, keys cannot be deleted: the checks of clauses that need no
 // key path still create theirs, and the report lists the keys left on the target.
 
-const WRITES = { writes: true } as const;
-/** Checks that wait on keys of their own (a second for a revocation, a last-use time): their waits overlap. */
-const CONCURRENT_WRITES = { writes: true, concurrent: true } as const;
+/**
+ * Every check works on keys of its own (and some wait a second on them: a revocation, a last-use
+ * time): they run beside each other, so that their waits overlap.
+ */
+const WRITES = { writes: true, concurrent: true } as const;
 
 /** Time allowed for a last-use time to show a use: a target may write it asynchronously. */
 const LAST_USE_SETTLE_MS = 5_000;
@@ -158,7 +160,7 @@ check(
       await t.keys.discard(key);
     }
   },
-  { key: 'written-only-key-listed', states: ['used to write'], ...CONCURRENT_WRITES },
+  { key: 'written-only-key-listed', states: ['used to write'], ...WRITES },
 );
 
 check(
@@ -360,7 +362,7 @@ check(
       if (!gone) await t.keys.discard(key);
     }
   },
-  { key: 'deleted-key-refused', states: ['deleted'], ...CONCURRENT_WRITES },
+  { key: 'deleted-key-refused', states: ['deleted'], ...WRITES },
 );
 
 /** Every list path and every retrieval path (filled with an id the preflight listed) of every collection. */
@@ -394,7 +396,7 @@ check(
     const type = errorOf(again.json)?.type;
     t.ensure(type === 'not_found_error', () => `the second deletion's 404 has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`, again);
   },
-  { key: 'deleted-key-gone', states: ['deleted'], ...CONCURRENT_WRITES },
+  { key: 'deleted-key-gone', states: ['deleted'], ...WRITES },
 );
 
 check(
@@ -423,7 +425,7 @@ check(
       );
     });
   },
-  { key: 'last-use-moves', states: ['used'], ...CONCURRENT_WRITES },
+  { key: 'last-use-moves', states: ['used'], ...WRITES },
 );
 
 /** The key's last-use time, read again once a second for up to LAST_USE_SETTLE_MS until `settled` holds. */

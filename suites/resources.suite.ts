@@ -15,6 +15,9 @@ import { retrievedResource } from './support/retrieval.js';
 
 // RES: resources and their fields (API document, Resources and their fields).
 
+/** The checks do not depend on each other's order: they run beside each other, a few at a time, so that one waits for its answers while another sends. */
+const BESIDE = { concurrent: true } as const;
+
 /** `values`: the value classes the document's fields of the resource take beyond the plain (docs/coverage.md). */
 const SHAPED: readonly {
   clause: 'RES-1' | 'RES-2' | 'RES-3';
@@ -43,7 +46,7 @@ for (const { clause, collection, schema, what, values } of SHAPED) {
         t.lists.ensureItems(last.page.items, schema, what, last.res);
       }
     },
-    { key: 'listed', values },
+    { key: 'listed', values, ...BESIDE },
   );
 
   check(
@@ -60,7 +63,7 @@ for (const { clause, collection, schema, what, values } of SHAPED) {
         t.lists.ensureItems([retrievedResource(t.json(res), id)], schema, `retrieved ${what}`, res);
       }
     },
-    { key: 'retrieved', values },
+    { key: 'retrieved', values, ...BESIDE },
   );
 }
 
@@ -114,7 +117,7 @@ for (const { collection, what } of RETRIEVABLE) {
     async (t) => {
       await retrieveListed(t, collection, what);
     },
-    { key: `retrieve-listed-${collection}` },
+    { key: `retrieve-listed-${collection}`, ...BESIDE },
   );
 }
 
@@ -138,7 +141,7 @@ for (const { collection, what } of TAXONOMY_PARTS) {
         t.json(res);
       }
     },
-    { key: `list-and-retrieve-${collection}` },
+    { key: `list-and-retrieve-${collection}`, ...BESIDE },
   );
 }
 
@@ -188,7 +191,7 @@ for (const { collection, what } of [...RETRIEVABLE, ...TAXONOMY_PARTS]) {
       const more = differences.length > SHOWN_DIFFERENCES ? `; and ${differences.length - SHOWN_DIFFERENCES} more` : '';
       t.ensure(differences.length === 0, () => `${differences.slice(0, SHOWN_DIFFERENCES).join('; ')}${more}`, ...evidence.slice(0, SHOWN_DIFFERENCES));
     },
-    { key: `members-${collection}`, values: ['null', 'empty'] },
+    { key: `members-${collection}`, values: ['null', 'empty'], ...BESIDE },
   );
 }
 
@@ -217,6 +220,6 @@ for (const { collection, what } of UNIQUE) {
         seen.add(id);
       }
     },
-    { key: `unique-ids-${collection}`, values: ['boundary'] },
+    { key: `unique-ids-${collection}`, values: ['boundary'], ...BESIDE },
   );
 }

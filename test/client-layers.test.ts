@@ -79,6 +79,20 @@ describe('the client layers', () => {
     expect((await send(outgoing())).exchange.overlapped).toBeUndefined();
   });
 
+  test('requests on the wire at once with different credentials do not overlap: each key counts its own', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow: Send = async (r) => {
+      await gate;
+      return fakeTransport([200])(r);
+    };
+    const send = compose([overlapTracking], slow);
+    const both = [send({ ...outgoing(), bucket: 'key-a' }), send({ ...outgoing(), bucket: 'key-b' })];
+    release();
+    const [a, b] = await Promise.all(both);
+    expect([a!.exchange.overlapped, b!.exchange.overlapped]).toEqual([undefined, undefined]);
+  });
+
   test('limits give every request a deadline and a body cap that grows with the page size', async () => {
     const sent: Outgoing[] = [];
     const send = compose([limits(1234)], fakeTransport([], sent));

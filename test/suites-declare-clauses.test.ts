@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { CLAUSE_IDS, CLAUSES, FAMILIES, familyOf, isClauseId, type ClauseId } from '../src/clauses/catalogue.js';
 import { RUN_WIDE_JUDGES } from '../src/judge/run-wide.js';
-import { selectedSuiteFiles, SUITE_FAMILIES, suiteName, type SuiteName } from '../src/run/suite-order.js';
+import { selectedPhases, selectedSuites, SUITE_FAMILIES, suiteName, type SuiteName } from '../src/run/suite-order.js';
 import { ROOT } from './support/cli.js';
 
 const suiteFiles = readdirSync(`${ROOT}suites`).filter((f) => f.endsWith('.suite.ts'));
@@ -28,7 +28,7 @@ describe('clause registry', () => {
     for (const [, id] of text.matchAll(/clause: '([A-Z]+-\d+)'/g)) expect(isClauseId(id!), `${id} in ${file}`).toBe(true);
   });
 
-  // A run loads only the suite files that may hold a selected clause (selectedSuiteFiles): a file
+  // A run loads only the suite files that may hold a selected clause (selectedSuites): a file
   // naming a clause of a family its entry leaves out would see that clause's checks never run.
   test.each(suiteFiles)('%s names only clauses of the families SUITE_FAMILIES gives it', (file) => {
     const text = readFileSync(`${ROOT}suites/${file}`, 'utf8');
@@ -42,11 +42,17 @@ describe('clause registry', () => {
   });
 
   test('a selection loads the suite files of its families, and the run-wide judges where one of theirs is kept', () => {
-    const files = (only: string[], skip: string[] = []) => selectedSuiteFiles({ only, skip }).map(suiteName);
+    const files = (only: string[], skip: string[] = []) => selectedSuites({ only, skip });
     expect(files([])).toHaveLength(suiteFiles.length);
     expect(files(['AUTH'])).toEqual(['auth']);
     expect(files(['GEN-2'])).toEqual(['general', 'run-wide']);
-    expect(files(['SUB', 'PAG-6'])).toEqual(['pagination', 'submissions', 'after-writes', 'run-wide']);
+    expect(files(['SUB', 'PAG-6'])).toEqual(['pagination', 'submissions', 'key-pagination', 'after-writes', 'run-wide']);
     expect(files([], ['GEN', 'RES', 'PAG', 'ERR', 'AUTH', 'SUB', 'KEY'])).toEqual(['rate-limits', 'run-wide']);
+  });
+
+  test('a selection keeps the lanes of its suites, and drops a lane or a phase left empty', () => {
+    const lanes = (only: string[]) => selectedPhases({ only, skip: [] }).map((phase) => phase.map((lane) => lane.suites));
+    expect(lanes(['AUTH', 'SUB'])).toEqual([[['submissions'], ['auth']], [['after-writes']]]);
+    expect(lanes(['RATE-7'])).toEqual([[['rate-limits']], [['run-wide']]]);
   });
 });

@@ -32,9 +32,10 @@ export interface CheckOptions extends CheckDimensions {
   /** @default 15 minutes: pacing against a real deployment can wait whole windows */
   readonly timeoutMs?: number;
   /**
-   * The check spends its time waiting (a second for a revocation to hold, a rate-limit window)
-   * on keys of its own: it runs at once with the concurrent checks next to it in its file, so
-   * that their waits overlap. @default false
+   * The check does not depend on the order of its neighbours (it reads, or waits on keys of its
+   * own: a second for a revocation, a rate-limit window): it runs beside the concurrent checks next
+   * to it in its suite, a few at a time (vitest's maxConcurrency), so that their waits overlap.
+   * @default false
    */
   readonly concurrent?: boolean;
   /**
@@ -49,13 +50,24 @@ const KEY_FORM = /^[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$/;
 
 /**
  * The state checks share, as vitest fixtures with an explicit scope: what one worker keeps (its
- * broker link, its client, the key lifecycle's memory) and what the checks of one file share
- * (`t.once`). Nothing is kept in module variables.
+ * broker link, its client, the key lifecycle's memory) and what the checks of one suite share
+ * (`t.once`; the suites are blocks of one file, src/check/lanes.ts). Nothing is kept in module variables.
  */
 function checkTest() {
   return test
     .extend('workerState', { scope: 'worker' }, async () => new WorkerState(inject('conformance')))
-    .extend('fileShared', { scope: 'file' }, async () => new Shared());
+    .extend('suiteShared', { scope: 'file' }, async () => new SharedBySuite());
+}
+
+/** Each suite's shared values apart: a walk before the writes is not the walk after them. */
+class SharedBySuite {
+  readonly #suites = new Map<string, Shared>();
+
+  of(suite: string): Shared {
+    let shared = this.#suites.get(suite);
+    if (!shared) this.#suites.set(suite, (shared = new Shared()));
+    return shared;
+  }
 }
 
 /**
@@ -63,6 +75,14 @@ function checkTest() {
  * judge) are also used outside vitest, by the benchmarks, where there is no runner to extend.
  */
 let checkTestApi: ReturnType<typeof checkTest> | null = null;
+
+/**
+ * Makes the checks' fixtures: called by the file vitest runs (src/check/lanes.ts) before its first
+ * block, since vitest refuses a fixture of worker scope defined inside one.
+ */
+export function defineCheckFixtures(): void {
+  checkTestApi ??= checkTest();
+}
 
 /**
  * Declares one check of one clause. The only way suites define tests: the clause ID prefixes the
@@ -75,7 +95,7 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
   const name = `${id} ${title}`;
   checkTestApi ??= checkTest();
   const declare = options.concurrent ? checkTestApi.concurrent : checkTestApi;
-  declare(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, fileShared }) => {
+  declare(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, suiteShared }) => {
     const run = workerState.run;
     const record: CheckRecord = { clause: id, key: options.key, title, status: 'pass', ...dimensionsOf(options) };
     task.meta.conformance = record;
@@ -86,7 +106,7 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
       record.cause = leftOut.kind;
       skip(leftOut.reason);
     }
-    const t = new CheckContext(run, workerState, fileShared, name);
+    const t = new CheckContext(run, workerState, suiteShared.of(task.meta.conformanceSuite ?? task.file.name), name);
     try {
       await workerState.runFor(name, () => body(t));
     } catch (error) {

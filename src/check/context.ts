@@ -55,16 +55,16 @@ export class CheckContext {
   readonly submissions: CheckSubmissions;
   readonly secrets: CheckSecrets;
   readonly #state: WorkerState;
-  readonly #file: Shared;
+  readonly #suite: Shared;
 
   constructor(
     readonly run: RunContext,
     state: WorkerState,
-    file: Shared,
+    suite: Shared,
     readonly name: string,
   ) {
     this.#state = state;
-    this.#file = file;
+    this.#suite = suite;
     this.http = state.clientFor(this.exchanges, name);
     this.keys = new CheckKeys(this, state);
     this.lists = new CheckLists(this);
@@ -87,11 +87,11 @@ export class CheckContext {
   }
 
   /**
-   * The value `make` produces, made once per suite file and shared by its checks (probes that
+   * The value `make` produces, made once per suite and shared by its checks (probes that
    * several clauses judge, a walk, an exhausted key).
    */
   once<T>(name: string, make: () => T): T {
-    return this.#file.once(name, make);
+    return this.#suite.once(name, make);
   }
 
   /** Every exchange of the run so far, in every worker (the run-wide judges read it). */

@@ -81,6 +81,8 @@ export interface RowsJudged {
 declare module '@vitest/runner' {
   interface TaskMeta {
     conformance?: CheckRecord;
+    /** The suite a check belongs to (`suites/keys.suite.ts`: `keys`), set on its block by src/check/lanes.ts. */
+    conformanceSuite?: string;
   }
 }
 

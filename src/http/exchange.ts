@@ -54,8 +54,8 @@ export interface Exchange {
   /** The request bypassed pacing (a rate-limit check sending on purpose). */
   unpaced?: boolean;
   /**
-   * Another request of this process was in flight at some moment of this one's life, so the
-   * target may have handled them in either order (RATE-8 compares only requests without).
+   * Another request of this process with the same credential was in flight at some moment of this
+   * one's life, so the target may have handled them in either order (RATE-8 compares only requests without).
    */
   overlapped?: boolean;
   /** The request changes data on the target (POST/PUT/PATCH/DELETE). */

@@ -3,26 +3,69 @@ import { CLAUSE_IDS, familyOf, type Family } from '../clauses/catalogue.js';
 import { selectionReason, type Selection } from '../clauses/selection.js';
 
 /**
- * The order suites run in. Walks of collections come before anything writes, and again after the
- * writes (after-writes, once the rate-limit suite's waits have left the main key's budget whole);
- * checks that send requests without a key come before the rate-limit suite spends the per-IP
- * budget on purpose; the run-wide phase judges the whole log, so it comes last.
+ * The suite files, a registry (test/suites-registered.test.ts keeps it complete). Where each runs
+ * is `SUITE_PHASES`.
  */
-export const SUITE_ORDER = ['general', 'resources', 'pagination', 'errors', 'auth', 'submissions', 'keys', 'rate-limits', 'after-writes', 'run-wide'] as const;
+export const SUITE_ORDER = [
+  'general',
+  'resources',
+  'pagination',
+  'errors',
+  'submissions',
+  'key-pagination',
+  'auth',
+  'keys',
+  'rate-limits',
+  'after-writes',
+  'run-wide',
+] as const;
 
 export type SuiteName = (typeof SUITE_ORDER)[number];
 
+/** Suites that run one after another, beside the other lanes of their phase. */
+export interface Lane {
+  readonly name: string;
+  readonly suites: readonly SuiteName[];
+}
+
 /**
- * The families whose clauses each suite file checks: one file a family, the written lists walked
- * again, and the run-wide judges (test/suites-declare-clauses.test.ts keeps this true).
+ * When each suite runs: the phases one after another; within a phase, its lanes beside each other
+ * (their requests interleave), each lane's suites in order. Why this shape:
+ *
+ * - The checks that wait (a second for a revoked key, a last-use time; RATE-5's Retry-After and
+ *   RATE-7's window) are all in the keys lane: their waits overlap the account lane's work instead
+ *   of adding to it.
+ * - The lanes touch apart what they write and walk. The account lane walks every list but the API
+ *   keys before it writes submissions; the keys lane walks the API keys before it creates any, and
+ *   nothing else creates keys (the pool's are made before the checks start).
+ * - Every request without a key or with a failed credential is in the keys lane (preflight aside),
+ *   before the rate-limit suite, so that RATE-7's burst counts them and no check expecting a 401
+ *   meets the 429s it provokes.
+ * - after-writes walks the written lists once both lanes' writes are done (and the rate-limit
+ *   suite's waits left the main key's budget whole); run-wide judges the whole log, so it is last.
+ */
+export const SUITE_PHASES: readonly (readonly Lane[])[] = [
+  [
+    { name: 'account', suites: ['general', 'resources', 'pagination', 'errors', 'submissions'] },
+    { name: 'keys', suites: ['key-pagination', 'auth', 'keys', 'rate-limits'] },
+  ],
+  [{ name: 'after writes', suites: ['after-writes'] }],
+  [{ name: 'run-wide', suites: ['run-wide'] }],
+];
+
+/**
+ * The families whose clauses each suite file checks: one file a family, the API keys' pagination
+ * apart, the written lists walked again, and the run-wide judges (test/suites-declare-clauses.test.ts
+ * keeps this true).
  */
 export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
   general: ['GEN'],
   resources: ['RES'],
   pagination: ['PAG'],
   errors: ['ERR'],
-  auth: ['AUTH'],
   submissions: ['SUB'],
+  'key-pagination': ['PAG'],
+  auth: ['AUTH'],
   keys: ['KEY'],
   'rate-limits': ['RATE'],
   'after-writes': ['PAG', 'SUB'],
@@ -30,14 +73,27 @@ export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
 };
 
 /**
- * The suite files a run loads (`suites/general.suite.ts`): those that may hold a clause the
- * selection keeps. A file of which `--only` or `--skip` leaves every check out would only load,
- * collect and skip them, some half a second of a short run; its clauses are still reported, left
- * out by the selection (src/verdict/verdict.ts).
+ * The suites a run loads: those that may hold a clause the selection keeps. A file of which
+ * `--only` or `--skip` leaves every check out would only load, collect and skip them, some half a
+ * second of a short run; its clauses are still reported, left out by the selection
+ * (src/verdict/verdict.ts).
  */
-export function selectedSuiteFiles(selection: Selection): string[] {
+export function selectedSuites(selection: Selection): SuiteName[] {
   const kept = new Set(CLAUSE_IDS.filter((id) => selectionReason(id, selection) === null).map(familyOf));
-  return SUITE_ORDER.filter((name) => SUITE_FAMILIES[name].some((family) => kept.has(family))).map((name) => `suites/${name}.suite.ts`);
+  return SUITE_ORDER.filter((name) => SUITE_FAMILIES[name].some((family) => kept.has(family)));
+}
+
+/** `SUITE_PHASES` with only the selected suites: empty lanes and phases dropped. */
+export function selectedPhases(selection: Selection): Lane[][] {
+  const kept = new Set(selectedSuites(selection));
+  return SUITE_PHASES.map((lanes) =>
+    lanes.map((lane) => ({ ...lane, suites: lane.suites.filter((name) => kept.has(name)) })).filter((lane) => lane.suites.length > 0),
+  ).filter((lanes) => lanes.length > 0);
+}
+
+/** A suite file's path under the package: `keys` is `suites/keys.suite.ts`. */
+export function suiteFile(name: SuiteName): string {
+  return `suites/${name}.suite.ts`;
 }
 
 /** A suite file's registry name: `suites/keys.suite.ts` is `keys`. */

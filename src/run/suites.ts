@@ -6,14 +6,16 @@ import { vitestOutput } from './vitest-output.js';
 import type { RunContext } from '../check/run-context.js';
 import type { Output } from '../output.js';
 import type { RunParts } from './parts.js';
-import { selectedSuiteFiles } from './suite-order.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 const ROOT = PACKAGE_ROOT;
+/** The one test file vitest runs: it loads the selected suites (src/run/suite-order.ts). */
+const LANES = 'src/check/lanes.ts';
 
 /**
  * Runs the suites (`suites/*.suite.ts`, those the selection needs) through vitest's node API, in
- * one worker thread, in a fixed order, with the run's context provided to every check. `onStart` receives the running
+ * one worker thread, in their phases and lanes (src/check/lanes.ts, the one file vitest is given),
+ * with the run's context provided to every check. `onStart` receives the running
  * vitest as soon as there is one, so that Ctrl-C can stop it.
  */
 export async function runSuites(options: {
@@ -27,7 +29,7 @@ export async function runSuites(options: {
   const { io } = options;
   // vitest's node API, some 300 ms of loading, is loaded only once a run gets this far: a dry run,
   // or a run stopped by its settings or its preflight, never needs it.
-  const [{ startVitest }, { SuiteOrder }] = await Promise.all([import('vitest/node'), import('./suite-sequencer.js')]);
+  const { startVitest } = await import('vitest/node');
   const cache = cacheDir();
   const vitest = await startVitest(
     'test',
@@ -36,7 +38,8 @@ export async function runSuites(options: {
       root: ROOT,
       config: false,
       watch: false,
-      include: selectedSuiteFiles(options.context.selection),
+      // The suites, loaded by this file into their lanes: one file, so that its lanes can run together.
+      include: [LANES],
       reporters: [
         options.collector,
         options.reporters.progress(io.out),
@@ -49,7 +52,6 @@ export async function runSuites(options: {
       // One worker for all suites: the module graph (ajv, fast-check, faker) loads once, not per file.
       isolate: false,
       pool: 'threads',
-      sequence: { sequencer: SuiteOrder },
       passWithNoTests: true,
       // The suites and the kit, compiled once and kept on disk: a run does not compile them again.
       experimental: { fsModuleCache: true, fsModuleCachePath: join(cache, 'modules') },
