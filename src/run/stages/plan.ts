@@ -14,7 +14,10 @@ export interface Plan extends RunPlan {
   readonly readOnly: boolean;
   /** `--leave-keys`. */
   readonly leaveKeys: boolean;
+  /** The verdict's rule: `--strict` (a failed SHOULD fails the run too), `--require-complete`, `--certify`. */
   readonly strict: boolean;
+  readonly requireComplete: boolean;
+  readonly certify: boolean;
   readonly hasOtherAccountKey: boolean;
   /** The profile declares the key path and the key id member (`declaredDeletion`). */
   readonly deletionDeclared: boolean;
@@ -46,6 +49,8 @@ export function planStage(input: Preflighted): Planned {
     readOnly,
     leaveKeys,
     strict: settings.strict,
+    requireComplete: settings.requireComplete,
+    certify: settings.certify,
     hasOtherAccountKey,
     deletionDeclared,
     probesDeletion: probesDeletion({ deletionDeclared, leaveKeys, readOnly, selection: made.selection }),

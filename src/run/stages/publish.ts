@@ -46,8 +46,8 @@ export function publishStage(input: TornDown): number {
     },
     suiteFaults: collector.suiteFaults,
     judge: (suiteFaults) => {
-      const plain = verdictOf(results, { strict: plan.strict, requireComplete: settings.requireComplete, suiteFaults });
-      return settings.certify ? certificationVerdict(plain, results, plan.clauses) : plain;
+      const plain = verdictOf(results, { strict: plan.strict, requireComplete: plan.requireComplete, suiteFaults });
+      return plan.certify ? certificationVerdict(plain, results, plan.clauses) : plain;
     },
     redactor: broker.redactor,
     baseline: input.baseline,
@@ -62,5 +62,5 @@ export function publishStage(input: TornDown): number {
   }
   for (const line of verdictLines(document, published.files)) io.out(line);
   if (input.left.length > 0) io.out(liveKeysLine(input.left, settings, input.teardown.foundKeyPath));
-  return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline, settings.requireComplete) : verdict.exitCode;
+  return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline, plan.requireComplete) : verdict.exitCode;
 }
