@@ -1,0 +1,28 @@
+import type { Broker } from '../../broker/broker.js';
+import type { CheckRecord } from '../../check/outcome.js';
+import { checkId, remainingSeconds } from '../schedule.js';
+import type { Plan } from './plan.js';
+
+/** What the heartbeat's estimate counts down on: the plan, and the main account's keys (the configured one, then the pool's). */
+export interface EstimateBasis {
+  readonly plan: Plan;
+  readonly buckets: readonly string[];
+}
+
+/**
+ * The heartbeat's estimate, in seconds: the plan's schedule against the checks finished and where
+ * the main account's keys stand; null until the plan is made and the checks have started.
+ */
+export function remainingFor(basis: EstimateBasis | null, broker: Broker, records: readonly CheckRecord[] | undefined): number | null {
+  if (basis === null || records === undefined) return null;
+  const { plan, buckets } = basis;
+  const now = Date.now();
+  const standings = buckets.map((bucket) => broker.pacer.standing(bucket));
+  const resetAt = standings[0]?.resetAt ?? null;
+  return remainingSeconds(plan.schedule, {
+    sent: broker.log().length - plan.sentBefore,
+    finished: new Map(records.map((r) => [checkId(r), Object.values(r.requests ?? {}).reduce((sum, n) => sum + (n ?? 0), 0)])),
+    standing: { room: standings.reduce((sum, x) => sum + x.room, 0), untilResetS: resetAt === null ? null : Math.max(0, (resetAt - now) / 1000) },
+    waitS: Math.max(0, ...broker.waits().map((w) => (w.until - now) / 1000)),
+  });
+}

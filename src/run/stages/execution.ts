@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import type { Vitest } from 'vitest/node';
+import type { RunContext } from '../../check/run-context.js';
+import type { RecordCollector } from '../parts.js';
+import { runSuites } from '../suites.js';
+import type { Equipped } from './keys.js';
+import type { EarlyStop } from './stops.js';
+
+/** The checks run, or stopped: their records, and what stopped them (null: they ran to the end). */
+export interface Executed extends Equipped {
+  readonly collector: RecordCollector;
+  readonly stop: EarlyStop | null;
+}
+
+/**
+ * The execution stage: vitest on the suites (`suites.ts`) with the run's context, built from the
+ * plan, provided to every check; it ends when they do, at a signal, or once the target is
+ * confirmed gone (`broker/outage.ts`), the checks still in flight given a short grace to end.
+ */
+export async function executionStage(input: Equipped): Promise<Executed> {
+  const { plan, target, broker, stops, settings } = input;
+  const context: RunContext = {
+    runId: input.runId,
+    baseUrl: target.baseUrl,
+    embedded: input.embedded,
+    keys: target.keys,
+    extraHeaders: settings.extraHeaders,
+    profile: target.loaded.profile,
+    keyPrefix: input.keyPrefix,
+    keyDeletion: input.keyDeletion,
+    keyPool: input.pool.keys,
+    broker: input.served.address,
+    selection: plan.selection,
+    strict: plan.strict,
+    readOnly: plan.readOnly,
+    maxSubmissions: plan.maxSubmissions,
+    seed: plan.seed,
+    propertyRuns: plan.propertyRuns,
+    timeoutMs: settings.timeoutMs,
+    preflight: input.preflight,
+  };
+  const collector = input.parts.collector();
+  stops.reached({ collector, clauses: plan.clauses });
+  const { interrupt } = stops;
+  if (interrupt.signal) return { ...input, collector, stop: { signal: interrupt.signal } };
+  mkdirSync(settings.reportDir, { recursive: true });
+  let running: Vitest | null = null;
+  const suites = runSuites({
+    context,
+    collector,
+    reporters: input.parts,
+    io: input.io,
+    // Hands over the running vitest, so that a signal can stop it and clean up (interrupt.ts).
+    onStart: (vitest) => {
+      running = vitest;
+      stops.reached({ running: vitest });
+      interrupt.claim();
+      if (interrupt.signal) void vitest.cancelCurrentRun('keyboard-input');
+    },
+  });
+  const gone = broker.outage.detected.then(() => null);
+  const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received, gone]);
+  const outage = signal ? null : (broker.outage.outage ?? (await broker.outage.settle()));
+  if (outage) void (running as Vitest | null)?.cancelCurrentRun('keyboard-input');
+  if (signal || outage) {
+    // The checks in flight get a moment to end (their waits were cut), never the whole teardown.
+    // The grace's timer is cleared once they have: left pending, it kept the process alive for
+    // its whole 2 s after the report was written, and the launcher's exit with it.
+    let grace: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => (grace = setTimeout(resolve, stops.graceMs)));
+    await Promise.race([suites.catch(() => undefined), graceOver]);
+    clearTimeout(grace);
+    return { ...input, collector, stop: signal ? { signal } : { targetGone: outage!.line } };
+  }
+  // Vitest sets the process's exit status from its own tests; the run's verdict decides it.
+  process.exitCode = 0;
+  return { ...input, collector, stop: null };
+}

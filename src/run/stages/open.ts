@@ -1,0 +1,88 @@
+import { Broker } from '../../broker/broker.js';
+import { serveBroker } from '../../broker/channel.js';
+import { bucketOfCredential } from '../../http/client.js';
+import { inferKeyPrefix } from '../../keys/prefix.js';
+import { clockMarginMs } from '../../pacing/margin.js';
+import { guardOutput, type GuardedOutput } from '../../secrets/leak-scan.js';
+import { checkProfileCertifiable } from '../../verdict/certification.js';
+import { startHeartbeat } from '../heartbeat.js';
+import { newRunId } from '../run-id.js';
+import { openTarget, type Target } from '../target.js';
+import { remainingFor } from './estimate.js';
+import type { RunSettings } from './settings.js';
+import { Teardown } from './teardown.js';
+
+/** The target opened and the run's shared state serving, before the first request. */
+export interface Opened extends RunSettings {
+  readonly target: Target;
+  /** The target is the embedded reference server. */
+  readonly embedded: boolean;
+  readonly runId: string;
+  /** The profile's key prefix, else the one the configured keys share (`keys/prefix.ts`). */
+  readonly keyPrefix: string | null;
+  readonly broker: Broker;
+  /** The broker as the workers reach it. */
+  readonly served: Awaited<ReturnType<typeof serveBroker>>;
+  /** The console, scrubbed of secrets: its `leaks` make the run inconclusive. `io` writes through it and the heartbeat. */
+  readonly guarded: GuardedOutput;
+  readonly teardown: Teardown;
+}
+
+/**
+ * Opens the target (the embedded reference, or the base URL with its profile), then starts the
+ * broker (its pacer's clock margin: `pacing/margin.ts`), the heartbeat that keeps a waiting run
+ * from going silent, and the teardown that deletes whatever keys the run goes on to create.
+ */
+export async function openStage(input: RunSettings): Promise<Opened> {
+  const { settings, stops } = input;
+  const target = await openTarget(settings, input.parts.startEmbeddedTarget);
+  stops.reached({ target });
+  const { baseUrl, keys } = target;
+  const profile = target.loaded.profile;
+  // Before the first request: a certificate needs every MUST clause able to apply.
+  if (settings.certify) checkProfileCertifiable({ profile, hasOtherAccountKey: keys.other !== null }, profile.name);
+  stops.provisional.write();
+  const runId = newRunId(input.startedAt);
+  const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
+  const broker = new Broker({
+    keyPrefix,
+    ledgerFile: settings.ledgerFile,
+    // The configured key deletes the run's keys: its pacing keeps the teardown's requests back.
+    teardownBucket: bucketOfCredential('main', keys),
+    pacer: {
+      perKey: profile.limits.perKeyPerMinute,
+      anonymous: profile.limits.unauthenticatedPerMinute,
+      windowMs: profile.limits.windowSeconds * 1000,
+      marginMs: clockMarginMs(baseUrl),
+    },
+  });
+  stops.reached({ broker });
+  // Probes run only while the run waits and once the target answered; the timer does not hold the process.
+  broker.watchTarget(baseUrl);
+  const guarded = guardOutput(input.io, broker.redactor);
+  const heartbeat = startHeartbeat({
+    io: guarded,
+    waits: () => broker.waits(),
+    remainingS: () => remainingFor(stops.trail.estimate, broker, stops.trail.collector?.records),
+    live: process.stdout.isTTY && !process.env.CI ? (text: string) => void process.stdout.write(text) : null,
+  });
+  const io = heartbeat.io;
+  stops.reached({ heartbeat, io });
+  broker.addConfiguredSecret(keys.main);
+  broker.addConfiguredSecret(keys.other);
+  for (const [, value] of settings.extraHeaders) broker.addConfiguredSecret(value);
+  for (const form of input.signingKey?.secretForms ?? []) broker.redactor.add(form);
+  const served = await serveBroker(broker);
+  stops.reached({ served });
+  const teardown = new Teardown({
+    target,
+    broker,
+    extraHeaders: settings.extraHeaders,
+    timeoutMs: settings.timeoutMs,
+    boundMs: settings.teardownTimeoutMs,
+    leaveKeys: settings.leaveKeys,
+    io,
+  });
+  stops.reached({ teardown });
+  return { ...input, io, target, embedded: target.reference !== null, runId, keyPrefix, broker, served, guarded, teardown };
+}

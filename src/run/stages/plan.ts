@@ -1,0 +1,63 @@
+import { bucketOfCredential } from '../../http/client.js';
+import type { ClauseContext } from '../../verdict/verdict.js';
+import { planRun, type RunPlan } from '../schedule.js';
+import { probesDeletion } from '../write-plan.js';
+import type { Preflighted } from './preflight.js';
+
+/**
+ * The run's plan, made once from the settings and the target's first answers, and read by every
+ * later stage: the dry run, the key deletion probe and the pool, the checks' context, the
+ * heartbeat's estimate, the report. What it holds, they no longer look up in the settings.
+ */
+export interface Plan extends RunPlan {
+  readonly seed: number;
+  readonly readOnly: boolean;
+  /** `--leave-keys`. */
+  readonly leaveKeys: boolean;
+  /** The verdict's rule: `--strict` (a failed SHOULD fails the run too), `--require-complete`, `--certify`. */
+  readonly strict: boolean;
+  readonly requireComplete: boolean;
+  readonly certify: boolean;
+  readonly hasOtherAccountKey: boolean;
+  /** The profile declares the key path and the key id member (`declaredDeletion`). */
+  readonly deletionDeclared: boolean;
+  /** One key is created first to find where keys are deleted (`probesDeletion`). */
+  readonly probesDeletion: boolean;
+  /** Which clauses apply, for the verdict and the report of a run that stops. */
+  readonly clauses: ClauseContext;
+  /** When the plan was made (ms): the report's planned wall time counts from the run's start to it. */
+  readonly at: number;
+  /** Requests the run had sent when the plan was made: the estimate counts those after. */
+  readonly sentBefore: number;
+}
+
+export interface Planned extends Preflighted {
+  readonly plan: Plan;
+}
+
+/** The plan stage: `planRun` over the preflight's exchanges, with the settings every later stage reads. */
+export function planStage(input: Preflighted): Planned {
+  const { settings, target, broker, teardown } = input;
+  const profile = target.loaded.profile;
+  const hasOtherAccountKey = target.keys.other !== null;
+  const made = planRun(settings, profile, hasOtherAccountKey, broker.log());
+  const deletionDeclared = teardown.deletion.source === 'declared';
+  const { readOnly, leaveKeys } = settings;
+  const plan: Plan = {
+    ...made,
+    seed: input.seed,
+    readOnly,
+    leaveKeys,
+    strict: settings.strict,
+    requireComplete: settings.requireComplete,
+    certify: settings.certify,
+    hasOtherAccountKey,
+    deletionDeclared,
+    probesDeletion: probesDeletion({ deletionDeclared, leaveKeys, readOnly, selection: made.selection }),
+    clauses: { selection: made.selection, profile, hasOtherAccountKey, readOnly },
+    at: Date.now(),
+    sentBefore: broker.log().length,
+  };
+  input.stops.reached({ estimate: { plan, buckets: [bucketOfCredential('main', target.keys)] } });
+  return { ...input, plan };
+}
