@@ -14,10 +14,14 @@ export class ConformanceReporter implements Reporter {
   /** Checks each clause has in the suites collected so far: a stopped run tells a clause judged in part. */
   readonly planned = new Map<ClauseId, number>();
   readonly #seen = new Set<string>();
+  /** Each check's place in the suites as declared: checks that run beside each other end in any order. */
+  readonly #declared = new Map<CheckRecord, number>();
+  readonly #places = new Map<string, number>();
 
   /** Called when a suite file's checks have been collected, before any runs. */
   onTestModuleCollected(module: TestModule): void {
     for (const test of module.children.allTests()) {
+      this.#places.set(test.id, this.#places.size);
       const id = test.name.slice(0, test.name.indexOf(' '));
       if (isClauseId(id)) this.planned.set(id, (this.planned.get(id) ?? 0) + 1);
     }
@@ -35,6 +39,8 @@ export class ConformanceReporter implements Reporter {
       for (const test of module.children.allTests()) this.#collect(test);
     }
     for (const error of unhandledErrors) this.suiteFaults.push(`unhandled: ${error.message}`);
+    // The report lists checks as the suites declare them, whatever order they finished in: two runs compare line by line.
+    this.records.sort((a, b) => (this.#declared.get(a) ?? Infinity) - (this.#declared.get(b) ?? Infinity));
   }
 
   #collect(test: TestCase): void {
@@ -54,6 +60,7 @@ export class ConformanceReporter implements Reporter {
       record.status = 'error';
       record.reason = `the check did not finish: ${result.errors?.[0]?.message ?? 'unknown error'}`;
     }
+    this.#declared.set(record, this.#places.get(test.id) ?? this.#places.size);
     this.records.push(record);
   }
 }

@@ -15,7 +15,7 @@ const ERASE = '\r\x1b[2K';
  */
 export class ProgressReporter implements Reporter {
   readonly #live: ((text: string) => void) | null;
-  /** The suites running, by name: the lanes of a phase run beside each other (src/run/suite-order.ts). */
+  /** The suites running, by name: the lanes of a phase run beside each other (src/check/suite-order.ts). */
   readonly #running = new Map<string, { counts: Partial<Record<CheckStatus, number>>; families: Set<Family> }>();
   #shown = false;
 

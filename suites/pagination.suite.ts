@@ -7,15 +7,15 @@ import { describePage, ensureRejected, envelope, itemsOnPage, requestOf, sendVal
 import { describeValue, exactReading, firstPage, paginationOfList } from './support/list-pagination.js';
 
 // PAG: pagination (API document, Pagination envelope; Pagination parameters), on every list the
-// document and the profile offer but the API keys (suites/key-pagination.suite.ts). This suite runs
-// before any suite of its lane writes (src/run/suite-order.ts), and no suite beside it writes what it
-// walks: submissions change only later, and the API keys, which the lane beside it creates and
-// deletes, are walked in that lane before it does. So every walk here sees still collections.
+// document and the profile offer but the API keys, walked alone before any suite writes
+// (suites/key-pagination.suite.ts). This suite runs before any suite of its lane writes submissions
+// (src/check/suite-order.ts), and the lane beside it writes none (on a conformant target), so every
+// walk here sees still collections.
 
 /** The checks only read: they run beside each other, a few at a time (as in support/list-pagination.ts). */
 const BESIDE = { concurrent: true } as const;
 
-/** The lists walked here: all but the API keys, which the run creates and deletes while this suite runs. */
+/** The lists walked here: all but the API keys, which the lane beside this one creates and deletes. */
 const STILL = COLLECTION_NAMES.filter((name) => name !== 'apiKeys');
 
 for (const name of STILL) paginationOfList(name);

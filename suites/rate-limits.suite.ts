@@ -20,7 +20,7 @@ import { provokeLimit, stepOf, type BurstResult } from './support/bursts.js';
 // by a burst over several list routes in turn (the budget is the key's, whatever the route); the
 // checks share that one exhaustion (whichever runs first provokes it). The wait RATE-5 needs
 // runs in the background while RATE-6 and RATE-7 proceed. The suite runs after every other one
-// that sends requests without a key (src/run/suite-order.ts), and RATE-7 first waits for a window
+// that sends requests without a key (src/check/suite-order.ts), and RATE-7 first waits for a window
 // that holds none of them, so that no check expecting a 401 meets the 429s it provokes.
 
 /** A cheap authenticated read: the request every burst without a key repeats, and every single probe. */

@@ -1,7 +1,7 @@
 import { check, judgedBy, RUN_WIDE_JUDGES, type CheckOptions, type RunWideClause } from '../src/kit.js';
 
 // The run-level phase: clauses that judge every response of the run, from every suite, in the
-// broker's log. Runs last (src/run/suite-order.ts).
+// broker's log. Runs last (src/check/suite-order.ts).
 
 /** Evidence kept per clause: the first few offending exchanges. */
 const EVIDENCE = 3;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { CLAUSE_IDS, CLAUSES, FAMILIES, familyOf, isClauseId, type ClauseId } from '../src/clauses/catalogue.js';
 import { RUN_WIDE_JUDGES } from '../src/judge/run-wide.js';
-import { selectedPhases, selectedSuites, SUITE_FAMILIES, suiteName, type SuiteName } from '../src/run/suite-order.js';
+import { selectedPhases, selectedSuites, SUITE_FAMILIES, suiteName, type SuiteName } from '../src/check/suite-order.js';
 import { ROOT } from './support/cli.js';
 
 const suiteFiles = readdirSync(`${ROOT}suites`).filter((f) => f.endsWith('.suite.ts'));
@@ -46,7 +46,7 @@ describe('clause registry', () => {
     expect(files([])).toHaveLength(suiteFiles.length);
     expect(files(['AUTH'])).toEqual(['auth']);
     expect(files(['GEN-2'])).toEqual(['general', 'run-wide']);
-    expect(files(['SUB', 'PAG-6'])).toEqual(['pagination', 'submissions', 'key-pagination', 'after-writes', 'run-wide']);
+    expect(files(['SUB', 'PAG-6'])).toEqual(['key-pagination', 'pagination', 'submissions', 'after-writes', 'run-wide']);
     expect(files([], ['GEN', 'RES', 'PAG', 'ERR', 'AUTH', 'SUB', 'KEY'])).toEqual(['rate-limits', 'run-wide']);
   });
 

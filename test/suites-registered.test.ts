@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { SUITE_ORDER, SUITE_PHASES, suiteName } from '../src/run/suite-order.js';
+import { SUITE_ORDER, SUITE_PHASES, suiteName } from '../src/check/suite-order.js';
 import { ROOT } from './support/cli.js';
 
 // The suite files are a registry: a file missing from SUITE_ORDER would run in no declared place,

@@ -2,7 +2,7 @@ import { describe, inject } from 'vitest';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PACKAGE_ROOT } from '../package-root.js';
-import { selectedPhases, suiteFile } from '../run/suite-order.js';
+import { selectedPhases, suiteFile } from './suite-order.js';
 import { defineCheckFixtures } from './check.js';
 
 /**

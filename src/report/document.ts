@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { UNVERIFIABLE_STATEMENTS } from '../clauses/catalogue.js';
 import { suiteIdentity, type SuiteIdentity } from '../integrity/suite-identity.js';
-import type { LedgerEntry } from '../broker/ledger.js';
+import { outstandingOf, type LedgerEntry } from '../broker/ledger.js';
 import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/profile.js';
 import type { RunMode } from '../config/run-mode.js';
@@ -179,7 +179,8 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     },
     network: networkOf(input.log),
     resources: {
-      created: input.ledger.filter((e) => e.event === 'created'),
+      // A creation sent and never answered may have made a key all the same: named, as `creating`.
+      created: [...input.ledger.filter((e) => e.event === 'created'), ...outstandingOf(input.ledger, 'api_key').filter((e) => e.event === 'creating')],
       removed: input.ledger.filter((e) => e.event === 'deleted'),
     },
     suiteFaults: [...input.suiteFaults],

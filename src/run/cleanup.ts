@@ -3,6 +3,7 @@ import { TransportFailure, type HttpClient } from '../http/client.js';
 import { fillPath, type Profile } from '../profile/profile.js';
 import type { KeyDeletion } from '../keys/deletion.js';
 import type { Output } from '../output.js';
+import { sleep } from '../sleep.js';
 
 /** A key that could not be deleted, and why. */
 export interface LeftBehind {
@@ -14,6 +15,14 @@ export interface CleanupResult {
   readonly deleted: LedgerEntry[];
   readonly leftBehind: LeftBehind[];
 }
+
+/** Times the teardown reads the ledger again for keys that reached it while it deleted. */
+const ROUNDS = 3;
+/** How long a creation announced but not yet on the target is given to be answered before the ledger is read again. */
+const IN_FLIGHT_SETTLE_MS = 500;
+
+/** A ledger entry's key: its id, else the name it was announced under. */
+const identity = (entry: LedgerEntry) => `${entry.id}\u0000${entry.name ?? ''}`;
 
 /** Pages of the key list read when looking a key up by name: 100 a page covers any real account. */
 const MAX_LIST_PAGES = 50;
@@ -35,10 +44,23 @@ export async function cleanupCreated(
 ): Promise<CleanupResult> {
   const outstanding = ledger.outstanding('api_key');
   if (outstanding.length === 0) return { deleted: [], leftBehind: [] };
-  const work = deleteKeys(http, ledger, profile, outstanding, {
-    path: deletion.path,
-    ...(deletion.leaveKeys ? { why: 'left by --leave-keys: no key path is known' } : {}),
-  });
+  const spec = { path: deletion.path, ...(deletion.leaveKeys ? { why: 'left by --leave-keys: no key path is known' } : {}) };
+  const work = (async (): Promise<CleanupResult> => {
+    const all: CleanupResult = { deleted: [], leftBehind: [] };
+    const tried = new Set<string>();
+    // Checks stopped by a signal may still have a creation on the wire: its key reaches the ledger
+    // after the first round read it, so the ledger is read again until it holds nothing new.
+    for (let round = 0, batch = outstanding; batch.length > 0 && round < ROUNDS; round++) {
+      for (const entry of batch) tried.add(identity(entry));
+      const done = await deleteKeys(http, ledger, profile, batch, spec);
+      all.deleted.push(...done.deleted);
+      all.leftBehind.push(...done.leftBehind);
+      // A creation announced and not yet on the target: its answer may still come.
+      if (done.notCreated > 0) await sleep(IN_FLIGHT_SETTLE_MS);
+      batch = ledger.outstanding('api_key').filter((entry) => !tried.has(identity(entry)));
+    }
+    return all;
+  })();
   let timer: NodeJS.Timeout | undefined;
   const bound = Number.isFinite(withinMs)
     ? new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), withinMs)))
@@ -88,9 +110,10 @@ export async function deleteKeys(
   entries: readonly LedgerEntry[],
   /** The key path to delete at (default: the profile's) and why none is known. */
   deletion: { readonly path: string | null; readonly why?: string } = { path: profile.paths.apiKey },
-): Promise<CleanupResult> {
+): Promise<CleanupResult & { readonly notCreated: number }> {
   const deleted: LedgerEntry[] = [];
   const leftBehind: LeftBehind[] = [];
+  let notCreated = 0;
   const template = deletion.path;
   let byName: Map<string, string> | null = null;
   for (const entry of entries) {
@@ -109,6 +132,7 @@ export async function deleteKeys(
       if (id === null && entry.event === 'creating') {
         // Announced, never answered, and not on the target: the creation did not happen.
         ledger.add({ ...entry, event: 'not_created', at: new Date().toISOString(), pid: process.pid, note: 'not in the key list' });
+        notCreated++;
         continue;
       }
       if (id === null) {
@@ -138,7 +162,7 @@ export async function deleteKeys(
       leftBehind.push({ entry, reason: error.message });
     }
   }
-  return { deleted, leftBehind };
+  return { deleted, leftBehind, notCreated };
 }
 
 /** Name → id of every key the list shows, where the profile names the members; empty otherwise. */

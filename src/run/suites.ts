@@ -9,7 +9,7 @@ import type { RunParts } from './parts.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 const ROOT = PACKAGE_ROOT;
-/** The one test file vitest runs: it loads the selected suites (src/run/suite-order.ts). */
+/** The one test file vitest runs: it loads the selected suites (src/check/suite-order.ts). */
 const LANES = 'src/check/lanes.ts';
 
 /**

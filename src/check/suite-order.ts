@@ -7,12 +7,12 @@ import { selectionReason, type Selection } from '../clauses/selection.js';
  * is `SUITE_PHASES`.
  */
 export const SUITE_ORDER = [
+  'key-pagination',
   'general',
   'resources',
   'pagination',
   'errors',
   'submissions',
-  'key-pagination',
   'auth',
   'keys',
   'rate-limits',
@@ -32,12 +32,14 @@ export interface Lane {
  * When each suite runs: the phases one after another; within a phase, its lanes beside each other
  * (their requests interleave), each lane's suites in order. Why this shape:
  *
+ * - The API keys are walked first and alone: any suite may create a key (GEN-3 and the errors
+ *   suite send odd bodies to every write, key creation included, and a target may accept one),
+ *   and a walk must see a still list. The pool's keys are made before the checks start.
  * - The checks that wait (a second for a revoked key, a last-use time; RATE-5's Retry-After and
  *   RATE-7's window) are all in the keys lane: their waits overlap the account lane's work instead
  *   of adding to it.
- * - The lanes touch apart what they write and walk. The account lane walks every list but the API
- *   keys before it writes submissions; the keys lane walks the API keys before it creates any, and
- *   nothing else creates keys (the pool's are made before the checks start).
+ * - The account lane walks every other list before it writes submissions, and nothing beside it
+ *   writes them.
  * - Every request without a key or with a failed credential is in the keys lane (preflight aside),
  *   before the rate-limit suite, so that RATE-7's burst counts them and no check expecting a 401
  *   meets the 429s it provokes.
@@ -45,9 +47,10 @@ export interface Lane {
  *   suite's waits left the main key's budget whole); run-wide judges the whole log, so it is last.
  */
 export const SUITE_PHASES: readonly (readonly Lane[])[] = [
+  [{ name: 'keys listed', suites: ['key-pagination'] }],
   [
     { name: 'account', suites: ['general', 'resources', 'pagination', 'errors', 'submissions'] },
-    { name: 'keys', suites: ['key-pagination', 'auth', 'keys', 'rate-limits'] },
+    { name: 'keys', suites: ['auth', 'keys', 'rate-limits'] },
   ],
   [{ name: 'after writes', suites: ['after-writes'] }],
   [{ name: 'run-wide', suites: ['run-wide'] }],
