@@ -279,6 +279,7 @@ export function renderEstimates(report: ConformanceDocument): string {
   const checks = checksOf(report).map((c) => ({
     clause: c.clause,
     key: c.key,
+    ...(c.suite ? { suite: c.suite } : {}),
     requests: c.requests ?? {},
     ...(c.propertyRequests ? { propertyRequests: c.propertyRequests } : {}),
     ...(c.writes ? { writes: true } : {}),

@@ -26,6 +26,7 @@ export class Broker {
   readonly #keyPrefix: string | null;
   /** Who each pacing bucket speaks for (`main`, `created`…), learnt from the log, for progress lines. */
   readonly #bucketKinds = new Map<string, Exchange['auth']>();
+  readonly #teardownBucket: string | null;
   /** Whether the target stopped answering; once it has, every wait for a window ends (`Pacer.stop`). */
   readonly outage = new OutageWatch();
 
@@ -43,6 +44,7 @@ export class Broker {
         : {}),
     });
     this.#keyPrefix = options.keyPrefix;
+    this.#teardownBucket = options.teardownBucket ?? null;
     this.#revealed = new RevealedSecrets(options.keyPrefix);
     this.ledger = new Ledger(options.ledgerFile);
     // A target found gone ends every wait for a window: the run stops at once (run.ts).
@@ -139,6 +141,16 @@ export class Broker {
 
   addLedgerEntry(entry: LedgerEntry): void {
     this.ledger.add(entry);
+  }
+
+  /**
+   * Resolves once the key that deletes the run's keys still has, in its window, a request for each
+   * key alive (a creation announced counts): a key is asked for only then. The hold-back keeps
+   * later requests of that key back, but keys created beside each other while its window was
+   * nearly spent would leave the teardown a request short, met by a 429.
+   */
+  async untilDeletable(): Promise<void> {
+    if (this.#teardownBucket) await this.pacer.untilRoom(this.#teardownBucket);
   }
 
   claimSubmission(cap: number): boolean {

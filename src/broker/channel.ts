@@ -34,6 +34,8 @@ export interface BrokerContract {
   secrets(): string[];
   log(): readonly Exchange[];
   addLedgerEntry(entry: LedgerEntry): void;
+  /** Resolves once the key that deletes the run's keys can still delete every live one (see `Broker.untilDeletable`). */
+  untilDeletable(): Promise<void>;
   /** Takes a place under the run's cap on created submissions; false when none is left. */
   claimSubmission(cap: number): boolean;
   /** Settles a claim by the answer: `created` when the target may have created the submission. */
@@ -69,6 +71,7 @@ function operations(broker: Broker): { readonly [Op in BrokerOp]: (...args: Para
     secrets: () => broker.secrets(),
     log: () => broker.log(),
     addLedgerEntry: (entry) => broker.addLedgerEntry(entry),
+    untilDeletable: () => broker.untilDeletable(),
     claimSubmission: (cap) => broker.claimSubmission(cap),
     settleSubmission: (answered) => broker.settleSubmission(answered),
     submissionRoom: (cap) => broker.submissionRoom(cap),

@@ -75,6 +75,11 @@ export class RemoteBroker implements ClientHooks {
     await this.#call('addLedgerEntry', entry);
   }
 
+  /** Resolves once the key that deletes the run's keys can still delete every live one. */
+  async untilDeletable(): Promise<void> {
+    await this.#call('untilDeletable');
+  }
+
   /** Takes a place under the run's cap on created submissions (`--max-submissions`). */
   claimSubmission(cap: number): Promise<boolean> {
     return this.#call('claimSubmission', cap);

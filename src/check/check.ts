@@ -97,7 +97,8 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
   const declare = options.concurrent ? checkTestApi.concurrent : checkTestApi;
   declare(name, { timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async ({ task, skip, annotate, workerState, suiteShared }) => {
     const run = workerState.run;
-    const record: CheckRecord = { clause: id, key: options.key, title, status: 'pass', ...dimensionsOf(options) };
+    const suite = task.meta.conformanceSuite;
+    const record: CheckRecord = { clause: id, key: options.key, title, ...(suite ? { suite } : {}), status: 'pass', ...dimensionsOf(options) };
     task.meta.conformance = record;
     const leftOut = causeNotToRun(id, run, options);
     if (leftOut) {

@@ -41,6 +41,8 @@ export interface CheckRecord {
   readonly key: string;
   /** For people: free text, reworded at will. */
   readonly title: string;
+  /** The suite that declares it (`keys`): where it runs among the lanes (`check/suite-order.ts`). */
+  readonly suite?: string;
   status: CheckStatus;
   /** One line in plain words, for anything but a pass. */
   reason?: string;

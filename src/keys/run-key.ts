@@ -13,6 +13,8 @@ export interface KeyRecords {
   addLedgerEntry(entry: LedgerEntry): void | Promise<void>;
   addCandidateSecret(value: string): void | Promise<void>;
   addRevealedSecret(value: string): void | Promise<void>;
+  /** Resolves once the key that deletes the run's keys can still delete every live one, the one announced included. */
+  untilDeletable(): Promise<void>;
 }
 
 /** What creating a key of the run needs: the main process's (deletion probe, pool) or a check's. */
@@ -40,6 +42,7 @@ export interface AdoptedKey {
  */
 export async function postKey(port: RunKeyPort, name: string): Promise<HttpResponse> {
   await port.broker.addLedgerEntry(ledgerEntry(port, { event: 'creating', id: UNKNOWN_ID, name }));
+  await port.broker.untilDeletable();
   const res = await port.http.post(KEY_CREATION_PATH, { name });
   if (res.status < 200 || res.status >= 300)
     await port.broker.addLedgerEntry(ledgerEntry(port, { event: 'not_created', id: UNKNOWN_ID, name, note: `answered ${res.status}` }));

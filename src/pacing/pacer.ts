@@ -183,6 +183,15 @@ export class Pacer {
     for (let i = 0; i < count; i++) state.sent.push(now);
   }
 
+  /** Resolves once the bucket's budget still covers what it holds back (`holdBack`), counting nothing more. */
+  async untilRoom(bucket: string): Promise<void> {
+    await this.#waitFor(
+      () => bucket,
+      () => this.delay(bucket, false, 0),
+      'the rate-limit window',
+    );
+  }
+
   /**
    * Resolves once no request the run made of the bucket counts in the target's current window:
    * after the Reset the target last named, or, when it names none, one whole window (plus the

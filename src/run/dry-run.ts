@@ -39,7 +39,7 @@ export function dryRunLines(input: DryRunInput): string[] {
   const total = estimate(estimates, input, keys, propertyRuns);
   const planned = input.schedule ?? schedule(estimates, { ...input, keys, propertyRuns });
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
-  const perRequest = (planned.workSeconds - planned.startupSeconds) / Math.max(1, planned.requests);
+  const perRequest = planned.secondsPerRequest;
   const lines = [
     `dry run: ${total.checks} checks would run, ${total.leftOut} left out`,
     ...FAMILIES.map((family) => {

@@ -21,6 +21,8 @@ export interface RequestEstimates {
   readonly checks: readonly {
     clause: ClauseId;
     key: string;
+    /** The suite that declares it: the schedule places its requests in that suite's lane. */
+    suite?: string;
     requests: Partial<Record<AuthKind, number>>;
     /** Of those, the generated cases' requests, measured at `measuredWith.propertyRuns` cases a property. */
     propertyRequests?: Partial<Record<AuthKind, number>>;

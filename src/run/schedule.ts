@@ -9,6 +9,7 @@ import type { Settings } from '../config/settings.js';
 import { propertyBudget } from '../check/property-budget.js';
 import { poolSizeFor } from '../keys/pool-size.js';
 import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
+import { SUITE_PHASES } from '../check/suite-order.js';
 
 /**
  * The run's schedule, made before its first check: the requests each rate-limit budget carries
@@ -29,10 +30,12 @@ export interface Schedule {
   readonly windowSeconds: number;
   /** Seconds until the target's current window ends, as its X-RateLimit-Reset said; null: not known (a whole window is assumed). */
   readonly firstWindowEndsInS: number | null;
-  /** Seconds the run's requests take one after another at the target's pace, waits aside, the start included. */
+  /** Seconds the run's requests take at the target's pace, the lanes of a phase beside each other, waits aside, the start included. */
   readonly workSeconds: number;
   /** Of those, starting the checks before their first request. */
   readonly startupSeconds: number;
+  /** Seconds one request takes at the target's pace, the harness's own work included. */
+  readonly secondsPerRequest: number;
   /** The predicted wall time of the run, start to report. */
   readonly seconds: number;
   /** The wall time wherever in a window the run starts (the first window whole). */
@@ -101,6 +104,32 @@ const WINDOW_WAITS: readonly { clause: string; key: string; words: string }[] = 
   { clause: 'RATE-5', key: 'retry-after-honoured', words: "RATE-5 (the exhausted key's Retry-After)" },
 ];
 
+/** Where the estimates name no suite (measured before the lanes): run one after another. */
+const UNPLACED = '';
+/** The suite whose checks wait for a window (RATE-5) and send the bursts no check's estimate counts. */
+const RATE_LIMITS_SUITE = 'rate-limits';
+
+/**
+ * The suites' requests placed in their phases and lanes (`SUITE_PHASES`): the longest lane of
+ * each phase, summed (`longest`), and where `suite` starts: the phases before it and the suites
+ * before it in its lane (`before`). Requests of no known suite go one after another.
+ */
+export function laneWork(bySuite: ReadonlyMap<string, number>, suite: string): { readonly longest: number; readonly before: number } {
+  let longest = bySuite.get(UNPLACED) ?? 0;
+  let before = longest;
+  let found = false;
+  for (const lanes of SUITE_PHASES) {
+    const sums = lanes.map((lane) => lane.suites.reduce((sum, name) => sum + (bySuite.get(name) ?? 0), 0));
+    const lane = lanes.find((l) => (l.suites as readonly string[]).includes(suite));
+    if (!found && lane) {
+      before = longest + lane.suites.slice(0, (lane.suites as readonly string[]).indexOf(suite)).reduce((sum, name) => sum + (bySuite.get(name) ?? 0), 0);
+      found = true;
+    }
+    longest += Math.max(0, ...sums);
+  }
+  return { longest, before: found ? before : longest };
+}
+
 /**
  * Places the selected checks' requests on the run's budgets (the request estimates,
  * `fixtures/request-estimates.json`) and predicts the wall time: the busiest budget's windows,
@@ -118,11 +147,13 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const keysByChecks = keyPlan(estimates, input, input.propertyRuns).byChecks;
   const scale = input.propertyRuns / estimates.measuredWith.propertyRuns;
   const perCheck = new Map<string, { main: number; all: number }>();
+  const bySuite = new Map<string, number>();
   for (const c of estimates.checks) {
     if (notRunCause(c.clause, input, c)) continue;
     const sent = (kind: keyof typeof c.requests) => Math.round((c.requests[kind] ?? 0) + (c.propertyRequests?.[kind] ?? 0) * (scale - 1));
     const all = (Object.keys(c.requests) as (keyof typeof c.requests)[]).reduce((sum, kind) => sum + sent(kind), 0);
     perCheck.set(checkId(c), { main: sent('main'), all });
+    bySuite.set(c.suite ?? UNPLACED, (bySuite.get(c.suite ?? UNPLACED) ?? 0) + all);
   }
   const poolKeys = input.keys - 1;
   // The configured key alone deletes keys and carries what is not spread; the pool takes the rest, the configured key its overflow.
@@ -137,9 +168,16 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const burst = selected(HEADERLESS_BURST.clause, HEADERLESS_BURST.key) && !input.readOnly;
   const burstRequests = burst ? perIp + 1 : 0;
   const others = burst ? Math.max(0, whole.requests.anonymous - burstRequests) : whole.requests.anonymous;
+  // The exhausted key's burst is no check's in the estimates: the rate-limit suite sends it.
+  const exhausting = !input.readOnly && EXHAUSTED_KEY.some((c) => selected(c.clause, c.key)) ? perKey + 2 : 0;
+  if (exhausting > 0) bySuite.set(RATE_LIMITS_SUITE, (bySuite.get(RATE_LIMITS_SUITE) ?? 0) + exhausting);
+  const lanes = laneWork(bySuite, RATE_LIMITS_SUITE);
+  // Before the checks: the preflight's and the pool's own (creating each key and its first use).
+  const beforeChecks = OWN_REQUESTS + 2 * poolKeys;
+  const reachesRateLimitsS = STARTUP_S + (beforeChecks + lanes.before) * perRequest;
   // They share a window only where the run reaches RATE-7 before the window of AUTH-1 ends (the
   // embedded reference's 1-s windows end between them: two windows, neither waited for).
-  const shared = burst && others <= perIp && STARTUP_S + whole.requests.main * perRequest < windowSeconds;
+  const shared = burst && others <= perIp && reachesRateLimitsS < windowSeconds;
   const withoutKey = shared ? Math.max(others + 1, burstRequests) : others + burstRequests;
   const windowsOf = (requests: number, ceiling: number, planned429 = 0) => Math.max(requests > 0 ? 1 : 0, Math.ceil((requests - planned429) / ceiling));
   const budgets: PlannedBudget[] = [
@@ -152,23 +190,21 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
       ? [{ who: 'requests without a key', count: 1, requests: withoutKey, ceiling: perIp, windows: windowsOf(withoutKey, perIp, burst ? 1 : 0) }]
       : []),
   ];
-  if (!input.readOnly && EXHAUSTED_KEY.some((c) => selected(c.clause, c.key))) {
-    budgets.push({ who: 'a key exhausted on purpose', count: 1, requests: perKey + 2, ceiling: perKey, windows: 1 });
-  }
+  if (exhausting > 0) budgets.push({ who: 'a key exhausted on purpose', count: 1, requests: exhausting, ceiling: perKey, windows: 1 });
   const exhaustion = budgets.find((b) => b.who === 'a key exhausted on purpose')?.requests ?? 0;
   const waits = input.readOnly ? [] : WINDOW_WAITS.filter((w) => selected(w.clause, w.key)).map((w) => w.words);
   const windows = Math.max(waits.length > 0 ? 1 : 0, ...budgets.map((b) => b.windows));
   // The pool's own: creating each key and its first use, then its deletion in the teardown.
   const requests = whole.requests.main + whole.requests.other + whole.requests.created + exhaustion + withoutKey + OWN_REQUESTS + 3 * poolKeys;
-  const workSeconds = STARTUP_S + requests * perRequest;
+  // The lanes of a phase run beside each other: a phase takes as long as its longest lane.
+  const workSeconds = STARTUP_S + (beforeChecks + lanes.longest) * perRequest;
   const closing = CLOSING_S + poolKeys * perRequest;
   const wallFor = (firstEnd: number) => {
     if (windows === 0) return workSeconds + closing;
     // The last window the work needs ends (windows - 1) windows after the first; a check that waits
     // one out waits for it. A first window that ends before the work reaches its waiting checks
-    // (the rate-limit suite, near the end) adds one.
-    const reachesWaits = workSeconds * 0.9;
-    const late = waits.length > 0 && windows === 1 && firstEnd < reachesWaits ? 1 : 0;
+    // (the rate-limit suite) adds one.
+    const late = waits.length > 0 && windows === 1 && firstEnd < reachesRateLimitsS ? 1 : 0;
     const windowsEnd = firstEnd + (windows - 1 + late) * windowSeconds;
     return Math.max(windowsEnd, workSeconds) + closing;
   };
@@ -183,6 +219,7 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
     firstWindowEndsInS: firstEnd,
     workSeconds,
     startupSeconds: STARTUP_S,
+    secondsPerRequest: perRequest,
     seconds: firstEnd === null ? worstSeconds : wallFor(firstEnd),
     worstSeconds,
     requests,
@@ -209,7 +246,7 @@ export function scheduleLines(plan: Schedule): string[] {
     `schedule: ${plan.requests} requests over ${plan.windows} window(s) of ${plan.windowSeconds} s`,
     ...plan.budgets.map(budgetLine),
     ...plan.waits.map((w) => `  waits for the end of a window: ${w}, overlapping the rest of the run`),
-    `  wall time: about ${s(plan.seconds)}${phase} (${s(plan.workSeconds)} of requests one after another)`,
+    `  wall time: about ${s(plan.seconds)}${phase} (${s(plan.workSeconds)} of requests, the lanes of the run beside each other)`,
   ];
 }
 
@@ -259,7 +296,7 @@ export interface Progress {
  * estimates were measured on), the checks still to run are expected to do the same.
  */
 export function remainingSeconds(plan: Schedule, progress: Progress): number {
-  const perRequest = (plan.workSeconds - STARTUP_S) / Math.max(1, plan.requests);
+  const perRequest = plan.secondsPerRequest;
   let leftMain = 0;
   let leftAll = 0;
   let plannedDone = 0;
