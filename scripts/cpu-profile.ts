@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 
-// `node --import tsx scripts/cpu-profile.ts FILE.cpuprofile [--top N] [--callers PATTERN]`: where a
+// `node --import tsx scripts/cpu-profile.ts FILE.cpuprofile [--top N] [--callers PATTERN] [--depth N] [--inclusive PATTERN]`: where a
 // `node --cpu-prof` profile spent its time, as self time summed by file and by function, and, for the
-// functions whose name or file matches PATTERN, the callers that time came through. For profiling a
+// functions whose name or file matches PATTERN, the callers that time came through (`--depth` frames),
+// and the time of all samples under a frame that matches (`--inclusive`: a stage's whole cost). For profiling a
 // local run: `CONFORMANCE_LAUNCHED=direct node --cpu-prof --cpu-prof-dir=DIR bin/conformance.mjs ...`
 // writes one profile for the main thread and one for each vitest worker.
 
@@ -27,9 +28,11 @@ const option = (name: string) => {
 const top = Number(option('--top') ?? 25);
 const callers = option('--callers');
 const depth = Number(option('--depth') ?? 8);
+const inclusive = option('--inclusive');
 const file = args[0];
 if (!file) throw new Error('usage: scripts/cpu-profile.ts FILE.cpuprofile [--top N] [--callers PATTERN]');
 
+process.stdout.on('error', () => process.exit(0));
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();
@@ -69,6 +72,21 @@ print(
   sum((node) => shortUrl(node.callFrame.url)),
 );
 print('self time by function', sum(frameName));
+
+if (inclusive) {
+  // Time of every sample with a frame matching the pattern anywhere on its stack.
+  const pattern = new RegExp(inclusive);
+  let total = 0;
+  for (const [id, ms] of self) {
+    for (let up: number | undefined = id; up !== undefined; up = parent.get(up)) {
+      if (pattern.test(frameName(byId.get(up)!))) {
+        total += ms;
+        break;
+      }
+    }
+  }
+  console.log(`\ntime under /${inclusive}/: ${total.toFixed(1)} ms`);
+}
 
 if (callers) {
   const pattern = new RegExp(callers);
