@@ -248,7 +248,8 @@ function jsonCopy(value: unknown, text: (s: string) => string): unknown {
   if (value === null) return null;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return jsonCopy(toJSON.call(value), text);
-  if (Array.isArray(value)) return value.map((item) => jsonCopy(item, text) ?? null);
+  // Array.from, not map: a hole is null, as JSON writes it.
+  if (Array.isArray(value)) return Array.from(value, (item) => jsonCopy(item, text) ?? null);
   const copy: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
     const itemCopy = jsonCopy(item, text);
