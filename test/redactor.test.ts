@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { REDACTED, Redactor } from '../src/secrets/redactor.js';
+import { base64Forms, REDACTED, Redactor, SECRET_PART_LENGTH } from '../src/secrets/redactor.js';
 
 const KEY = 'sk_Asusta4xgNsmTsgEl5ghfTvO-F7VYxdr';
 
@@ -88,4 +88,93 @@ describe('redactor, bodies in bytes', () => {
     const leaky = Buffer.concat([clean, Buffer.from(secrets[0]!.slice(10, 18))]);
     expect(r.leaksIn(leaky)).toBe(true);
   });
+
+  test('redact and leaks, searching through the index, answer as patterns of every form and every part do', () => {
+    fc.assert(
+      fc.property(fc.subarray(secrets, { minLength: 1 }), body, (known, text) => {
+        const r = new Redactor();
+        for (const secret of known) r.add(secret, 'sk_');
+        const expected = byPatterns(known, 'sk_');
+        expect(r.redact(text)).toBe(expected.redact(text));
+        expect(r.leaks(text)).toBe(expected.leaks(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
+
+test('redactDeep redacts each string of a value, names included, as a JSON copy of it', () => {
+  const r = new Redactor();
+  r.add(KEY, 'sk_');
+  const piece = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constant(KEY),
+    fc.nat(20).map((from) => KEY.slice(from, from + 10)),
+  );
+  const text = fc.array(piece, { maxLength: 4 }).map((pieces) => pieces.join(''));
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(fc.string({ maxLength: 6 }), tie('value'), { maxKeys: 4 }),
+    ),
+  }));
+  fc.assert(
+    fc.property(value, (v) => {
+      const expected = JSON.parse(JSON.stringify(v), (_name, item: unknown) => (typeof item === 'string' ? r.redact(item) : item));
+      expect(r.redactDeep(v)).toEqual(expected);
+    }),
+    { numRuns: 500 },
+  );
+  const odd = JSON.parse(`{"__proto__": "${KEY}", "x-${KEY}": [1, null], "when": 1}`);
+  expect(r.redactDeep({ ...odd, at: new Date(0), gone: undefined })).toEqual(
+    JSON.parse(`{"__proto__": "${REDACTED}", "x-${REDACTED}": [1, null], "when": 1, "at": "1970-01-01T00:00:00.000Z"}`),
+  );
+});
+
+/** Redaction as regular expressions do it, for comparison: whole forms first, then parts extended as far as they follow a secret. */
+function byPatterns(secrets: readonly string[], prefix: string) {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // No string at all: a pattern that never matches (an empty one would match everywhere).
+  const alternation = (strings: string[]) =>
+    strings.length === 0
+      ? /(?!)/g
+      : new RegExp(
+          [...new Set(strings)]
+            .sort((a, b) => b.length - a.length)
+            .map(escape)
+            .join('|'),
+          'g',
+        );
+  const bodies = secrets.map((s) => s.slice(prefix.length));
+  const whole = alternation(secrets.flatMap((s) => [s, encodeURIComponent(s), ...base64Forms(s)]));
+  const part = alternation(
+    bodies.flatMap((b) => Array.from({ length: Math.max(0, b.length - SECRET_PART_LENGTH + 1) }, (_, i) => b.slice(i, i + SECRET_PART_LENGTH))),
+  );
+  return {
+    leaks: (text: string) => new RegExp(whole.source).test(text) || new RegExp(part.source).test(text),
+    redact: (text: string) => {
+      const rest = text.replace(whole, REDACTED);
+      let out = '';
+      let from = 0;
+      part.lastIndex = 0;
+      for (let match = part.exec(rest); match; match = part.exec(rest)) {
+        let n = match[0].length;
+        for (const b of bodies) {
+          for (let k = b.indexOf(match[0]); k >= 0; k = b.indexOf(match[0], k + 1)) {
+            let m = match[0].length;
+            while (k + m < b.length && rest[match.index + m] === b[k + m]) m++;
+            n = Math.max(n, m);
+          }
+        }
+        out += rest.slice(from, match.index) + REDACTED;
+        from = part.lastIndex = match.index + n;
+      }
+      return out + rest.slice(from);
+    },
+  };
+}

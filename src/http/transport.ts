@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request as undiciRequest } from './undici.js';
 import type { Exchange, TransportFailureKind } from './exchange.js';
 import { describeRequest, responderOf } from './exchange.js';
 import { TransportFailure } from './failures.js';

@@ -22,15 +22,15 @@ export class Redactor {
   #part: RegExp | null = null;
   /** Every part and the first part of every whole form, as UTF-8 runs; null: not built yet; false: cannot be (see leaksIn). */
   #runs: RunIndex | false | null = null;
+  /** The indices `redact` and `leaks` search with: null: not built yet; false: cannot be (see #runIndex). */
+  #searches: Searches | false | null = null;
 
   /** Adds a secret; `prefix` is the deployment's key prefix when known. */
   add(value: string | null | undefined, prefix: string | null = null): void {
     if (!value || this.#secrets.some((s) => s.value === value && s.body !== '')) return;
     const body = prefix && value.startsWith(prefix) ? value.slice(prefix.length) : value;
     this.#secrets.push({ value, body });
-    this.#whole = null;
-    this.#part = null;
-    this.#runs = null;
+    this.#forget();
   }
 
   /**
@@ -41,9 +41,7 @@ export class Redactor {
   addWhole(value: string | null | undefined): void {
     if (!value || this.#secrets.some((s) => s.value === value)) return;
     this.#secrets.push({ value, body: '' });
-    this.#whole = null;
-    this.#part = null;
-    this.#runs = null;
+    this.#forget();
   }
 
   get size(): number {
@@ -53,6 +51,8 @@ export class Redactor {
   /** True when `text` holds a secret or a part of one. */
   leaks(text: string): boolean {
     if (this.#secrets.length === 0 || text.length < SECRET_PART_LENGTH) return false;
+    const searches = this.#searchIndices();
+    if (searches !== false) return searches.parts.findIn(text) >= 0 || this.#wholeAt(searches, text, 0) !== null;
     const part = this.#partPattern();
     part.lastIndex = 0;
     return this.#wholePattern().test(text) || part.test(text);
@@ -75,16 +75,37 @@ export class Redactor {
     // as it is, instead of matching every part of every key against it (a run's log and its
     // reports are megabytes, and a key pool makes the pattern thousands of alternatives long).
     const runs = this.#runIndex();
-    if (runs !== false && runs.find(Buffer.from(text, 'utf8')) < 0) return text;
-    let out = text.replace(this.#wholePattern(), REDACTED);
-    out = this.#redactParts(out);
-    return out;
+    if (runs === false) return this.#redactParts(text.replace(this.#wholePattern(), REDACTED));
+    if (runs.findIn(text) < 0) return text;
+    // Then the same two passes as the patterns' (whole forms, then parts of what is left), each
+    // found through an index: a run's log holds the main key in every exchange, and matching it
+    // against an alternation of every part of every key cost some 120 ms a run.
+    const searches = this.#searchIndices() as Searches;
+    let out = '';
+    let from = 0;
+    for (let found = this.#wholeAt(searches, text, 0); found; found = this.#wholeAt(searches, text, from)) {
+      out += text.slice(from, found.at) + REDACTED;
+      from = found.at + found.form.length;
+    }
+    out += text.slice(from);
+    return this.#redactParts(out, searches.parts);
   }
 
-  /** Redacts every string inside a JSON-like value. */
+  /** Redacts every string inside a JSON-like value: a copy of it as JSON makes one, each name and string redacted. */
   redactDeep<T>(value: T): T {
     if (this.#secrets.length === 0) return value;
-    return JSON.parse(this.redact(JSON.stringify(value))) as T;
+    // String by string rather than as one JSON text: a run's log repeats a few Authorization values
+    // thousands of times (each redacted once here), and most of its strings hold no secret at all,
+    // so no text of megabytes is written, searched three times and parsed again.
+    const done = new Map<string, string>();
+    return jsonCopy(value, (text) => {
+      let redacted = done.get(text);
+      if (redacted === undefined) {
+        redacted = this.redact(text);
+        if (text.length <= REMEMBERED_LENGTH) done.set(text, redacted);
+      }
+      return redacted;
+    }) as T;
   }
 
   #wholePattern(): RegExp {
@@ -132,19 +153,62 @@ export class Redactor {
     return [...windows];
   }
 
-  /** Replaces each partial run, extended as far as it keeps following the secret. */
-  #redactParts(text: string): string {
-    const pattern = this.#partPattern();
-    pattern.lastIndex = 0;
+  /** Replaces each partial run, extended as far as it keeps following the secret; found through `parts` where given. */
+  #redactParts(text: string, parts: RunIndex | null = null): string {
+    const next = (at: number): number => {
+      if (parts) return parts.findIn(text, at);
+      const pattern = this.#partPattern();
+      pattern.lastIndex = at;
+      return pattern.exec(text)?.index ?? -1;
+    };
     let out = '';
     let from = 0;
-    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-      const end = match.index + this.#extend(text, match.index, match[0]);
-      out += text.slice(from, match.index) + REDACTED;
+    for (let at = next(0); at >= 0; at = next(from)) {
+      const end = at + this.#extend(text, at, text.slice(at, at + SECRET_PART_LENGTH));
+      out += text.slice(from, at) + REDACTED;
       from = end;
-      pattern.lastIndex = end;
     }
     return out + text.slice(from);
+  }
+
+  /**
+   * The leftmost whole form in `text` from `from`, the longest where several start there (as the
+   * alternation of `#wholePattern` finds it).
+   */
+  #wholeAt(searches: Searches, text: string, from: number): { at: number; form: string } | null {
+    for (let at = searches.starts.findIn(text, from); at >= 0; at = searches.starts.findIn(text, at + 1)) {
+      const form = searches.forms.get(text.slice(at, at + SECRET_PART_LENGTH))?.find((f) => text.startsWith(f, at));
+      if (form) return { at, form };
+    }
+    return null;
+  }
+
+  /** The indices of whole forms' starts and of parts, where `#runIndex` can be built. */
+  #searchIndices(): Searches | false {
+    if (this.#searches === null) {
+      if (this.#runIndex() === false) this.#searches = false;
+      else {
+        const forms = new Map<string, string[]>();
+        for (const form of this.#wholeForms().sort((a, b) => b.length - a.length)) {
+          const start = form.slice(0, SECRET_PART_LENGTH);
+          forms.set(start, [...(forms.get(start) ?? []), form]);
+        }
+        const runs = (strings: Iterable<string>) => [...strings].map((s) => Buffer.from(s, 'utf8'));
+        this.#searches = {
+          starts: new RunIndex(SECRET_PART_LENGTH, runs(forms.keys())),
+          forms,
+          parts: new RunIndex(SECRET_PART_LENGTH, runs(this.#parts())),
+        };
+      }
+    }
+    return this.#searches;
+  }
+
+  #forget(): void {
+    this.#whole = null;
+    this.#part = null;
+    this.#runs = null;
+    this.#searches = null;
   }
 
   #extend(text: string, at: number, window: string): number {
@@ -158,6 +222,48 @@ export class Redactor {
     }
     return best;
   }
+}
+
+/** Strings up to this length are redacted once for each `redactDeep`: names, header values, short bodies. */
+const REMEMBERED_LENGTH = 1024;
+
+/**
+ * A copy of a value as `JSON.parse(JSON.stringify(value))` makes it (`toJSON` called, `undefined`
+ * and functions left out of objects and null in arrays, numbers that are not finite null), with
+ * every string, names included, passed through `text`.
+ */
+function jsonCopy(value: unknown, text: (s: string) => string): unknown {
+  switch (typeof value) {
+    case 'string':
+      return text(value);
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'boolean':
+      return value;
+    case 'object':
+      break;
+    default:
+      return undefined;
+  }
+  if (value === null) return null;
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return jsonCopy(toJSON.call(value), text);
+  // Array.from, not map: a hole is null, as JSON writes it.
+  if (Array.isArray(value)) return Array.from(value, (item) => jsonCopy(item, text) ?? null);
+  const copy: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    const itemCopy = jsonCopy(item, text);
+    // defineProperty: a name like `__proto__` (a target's header may be called anything) stays a name.
+    if (itemCopy !== undefined) Object.defineProperty(copy, text(name), { value: itemCopy, enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+/** What `redact` searches a text with: the starts of whole forms (each with its forms, longest first), and the parts. */
+interface Searches {
+  readonly starts: RunIndex;
+  readonly forms: ReadonlyMap<string, readonly string[]>;
+  readonly parts: RunIndex;
 }
 
 /**

@@ -48,6 +48,39 @@ export class RunIndex {
     return -1;
   }
 
+  /**
+   * `find` over a text's UTF-16 code units, from `from`: the runs are of ASCII bytes (one byte a
+   * character), so a run stands in the text as the same characters, and the text need not be
+   * encoded first.
+   */
+  findIn(text: string, from = 0): number {
+    const length = this.#length;
+    if (this.#runs.size === 0) return -1;
+    const shift = this.#shift;
+    for (let last = from + length - 1; last < text.length;) {
+      const step = shift[textBlockKey(text, last)]!;
+      if (step > 0) {
+        last += step;
+        continue;
+      }
+      const start = last + 1 - length;
+      if (this.#confirmIn(text, start)) return start;
+      last++;
+    }
+    return -1;
+  }
+
+  #confirmIn(text: string, start: number): boolean {
+    let h = 0x811c9dc5;
+    for (let i = start; i < start + this.#length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    for (const run of this.#runs.get(h) ?? []) {
+      let i = 0;
+      while (i < run.length && text.charCodeAt(start + i) === run[i]) i++;
+      if (i === run.length) return true;
+    }
+    return false;
+  }
+
   #confirm(bytes: Uint8Array, start: number): boolean {
     for (const run of this.#runs.get(hashOf(bytes, start, this.#length)) ?? []) {
       let i = 0;
@@ -64,6 +97,11 @@ const BLOCK = 3;
 /** The 16-bit key of the BLOCK bytes ending at `last`. */
 function blockKey(bytes: Uint8Array, last: number): number {
   return ((bytes[last - 2]! * 961 + bytes[last - 1]! * 31 + bytes[last]!) * 0x9e3779b1) >>> 16;
+}
+
+/** `blockKey` of a text's code units: the same key as the bytes' wherever the text is ASCII. */
+function textBlockKey(text: string, last: number): number {
+  return ((text.charCodeAt(last - 2) * 961 + text.charCodeAt(last - 1) * 31 + text.charCodeAt(last)) * 0x9e3779b1) >>> 16;
 }
 
 function hashOf(bytes: Uint8Array, start: number, length: number): number {

@@ -13,11 +13,13 @@ export type AcquireAny = (buckets: readonly string[]) => Promise<number>;
  */
 export function keySpreading(pool: readonly string[], acquireAny: AcquireAny): Layer {
   const pooled = pool.map((key) => `Bearer ${key}`);
+  const pooledBuckets = pooled.map(bucketOf);
   return (next) => async (request) => {
     if (pooled.length === 0 || !spreadable(request)) return next(request);
     const carriers = [request.headers.authorization!, ...pooled];
-    const chosen = carriers[await acquireAny(carriers.map(bucketOf))]!;
-    return next({ ...request, headers: { ...request.headers, authorization: chosen }, bucket: bucketOf(chosen), acquired: true });
+    const buckets = [bucketOf(request.headers.authorization!), ...pooledBuckets];
+    const chosen = await acquireAny(buckets);
+    return next({ ...request, headers: { ...request.headers, authorization: carriers[chosen]! }, bucket: buckets[chosen]!, acquired: true });
   };
 }
 
