@@ -21,4 +21,12 @@ describe('ledger: what is still on the target', () => {
     const created = entry('created', 'k1', 'conformance-c');
     expect(outstandingOf([created, { ...entry('deleted', 'k1', 'conformance-c'), runId: 'r2' }], 'api_key')).toEqual([created]);
   });
+
+  test("a second key asked for under a live key's name is outstanding until its own answer, not settled by the first's", () => {
+    const second = entry('creating', UNKNOWN_ID, 'conformance-d');
+    const first = [entry('creating', UNKNOWN_ID, 'conformance-d'), entry('created', 'k1', 'conformance-d')];
+    expect(outstandingOf([...first, second], 'api_key')).toEqual([first[1], second]);
+    expect(outstandingOf([...first, second, entry('deleted', 'k1', 'conformance-d')], 'api_key')).toEqual([second]);
+    expect(outstandingOf([...first, second, entry('created', 'k2', 'conformance-d')], 'api_key')).toEqual([first[1], entry('created', 'k2', 'conformance-d')]);
+  });
 });

@@ -94,11 +94,19 @@ export function outstandingOf(entries: readonly LedgerEntry[], kind: LedgerEntry
   const named = (e: LedgerEntry) => `${e.baseUrl} ${e.runId} ${e.name ?? ''}`;
   const ofKind = entries.filter((e) => e.kind === kind);
   const deleted = new Set(ofKind.filter((e) => e.event === 'deleted').map(identity));
-  const answered = new Set(ofKind.filter((e) => e.event !== 'creating').map(named));
-  return ofKind.filter((e) => {
-    if (e.event === 'created') return !deleted.has(identity(e));
-    return e.event === 'creating' && e.name !== undefined && !answered.has(named(e));
-  });
+  // Each announcement is answered by a later entry of its name that tells what became of that
+  // creation: made (created), refused (not_created), or found by name and deleted (its id unknown).
+  // In order, one answer each: a second key asked for under a live key's name (KEY-4) is still
+  // announced, and outstanding, when the first one's creation was answered long before.
+  const open = new Map<string, LedgerEntry[]>();
+  for (const e of ofKind) {
+    if (e.name === undefined) continue;
+    const announced = open.get(named(e)) ?? [];
+    if (e.event === 'creating') open.set(named(e), [...announced, e]);
+    else if (e.event === 'created' || e.event === 'not_created' || (e.event === 'deleted' && e.id === UNKNOWN_ID)) open.set(named(e), announced.slice(1));
+  }
+  const pending = new Set([...open.values()].flat());
+  return ofKind.filter((e) => (e.event === 'created' ? !deleted.has(identity(e)) : pending.has(e)));
 }
 
 /** Every entry of a ledger file; a torn last line (a run killed mid-write) is ignored. */

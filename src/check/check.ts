@@ -11,6 +11,7 @@ import { CheckContext } from './context.js';
 import { CheckNotRun, Finding, NOT_ANSWERED, type CheckDimensions, type CheckRecord } from './outcome.js';
 import { Shared } from './shared.js';
 import { WorkerState } from './worker.js';
+import { receiveContext } from './context-channel.js';
 
 /**
  * A check's facts beside it: its stable key and the dimensions it spans (`states`, `values`,
@@ -55,7 +56,7 @@ const KEY_FORM = /^[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$/;
  */
 function checkTest() {
   return test
-    .extend('workerState', { scope: 'worker' }, async () => new WorkerState(inject('conformance')))
+    .extend('workerState', { scope: 'worker' }, async () => new WorkerState(await receiveContext(inject('conformance').context)))
     .extend('suiteShared', { scope: 'file' }, async () => new SharedBySuite());
 }
 

@@ -1,9 +1,10 @@
 import type { BrokerAddress } from '../broker/channel.js';
+import type { ContextAddress } from './context-channel.js';
 import type { KeyDeletion } from '../keys/deletion.js';
 import type { Profile } from '../profile/profile.js';
 import type { Preflight } from '../target/preflight.js';
 
-/** Everything a worker needs to run checks; handed over with vitest's `provide`. */
+/** Everything a worker needs to run checks; handed over once the run has it (`context-channel.ts`). */
 export interface RunContext {
   readonly runId: string;
   readonly baseUrl: string;
@@ -39,8 +40,17 @@ export interface RunContext {
 // The augmented module must be resolved where it is augmented, also when this file is compiled alone (prepack).
 import type {} from 'vitest';
 
+/**
+ * What vitest is given as it starts, before the run has its context: the suites to load, and where
+ * each worker asks for the context (`context-channel.ts`) once the preflight and the key pool are done.
+ */
+export interface SuitesStart {
+  readonly selection: RunContext['selection'];
+  readonly context: ContextAddress;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    conformance: RunContext;
+    conformance: SuitesStart;
   }
 }

@@ -115,7 +115,7 @@ export async function deleteKeys(
   const leftBehind: LeftBehind[] = [];
   let notCreated = 0;
   const template = deletion.path;
-  let byName: Map<string, string> | null = null;
+  let byName: Map<string, string[]> | null = null;
   for (const entry of entries) {
     if (!template) {
       leftBehind.push({ entry, reason: deletion.why ?? 'no key path is declared or usable, so keys cannot be deleted' });
@@ -125,10 +125,12 @@ export async function deleteKeys(
     if (id === UNKNOWN_ID) {
       byName ??= await keyIdsByName(http, profile).catch((error: unknown) => {
         // A target that stops answering leaves these keys listed as left behind, not a crash.
-        if (error instanceof TransportFailure) return new Map<string, string>();
+        if (error instanceof TransportFailure) return new Map<string, string[]>();
         throw error;
       });
-      id = entry.name ? (byName.get(entry.name) ?? null) : null;
+      // A key of that name whose id the ledger does not know: another live key may share the name (KEY-4).
+      const known = new Set(ledger.entries.map((e) => e.id));
+      id = (entry.name ? byName.get(entry.name) : undefined)?.find((candidate) => !known.has(candidate)) ?? null;
       if (id === null && entry.event === 'creating') {
         // Announced, never answered, and not on the target: the creation did not happen.
         ledger.add({ ...entry, event: 'not_created', at: new Date().toISOString(), pid: process.pid, note: 'not in the key list' });
@@ -165,10 +167,10 @@ export async function deleteKeys(
   return { deleted, leftBehind, notCreated };
 }
 
-/** Name → id of every key the list shows, where the profile names the members; empty otherwise. */
-export async function keyIdsByName(http: HttpClient, profile: Profile): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const key of await listKeys(http, profile)) out.set(key.name, key.id);
+/** Name → ids of every key the list shows (keys may share a name), where the profile names the members; empty otherwise. */
+export async function keyIdsByName(http: HttpClient, profile: Profile): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const key of await listKeys(http, profile)) out.set(key.name, [...(out.get(key.name) ?? []), key.id]);
   return out;
 }
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reporter, Vitest } from 'vitest/node';
 import { vitestOutput } from './vitest-output.js';
-import type { RunContext } from '../check/run-context.js';
+import type { RunContext, SuitesStart } from '../check/run-context.js';
+import { serveContext } from '../check/context-channel.js';
 import type { Output } from '../output.js';
 import type { RunParts } from './parts.js';
 import { PACKAGE_ROOT } from '../package-root.js';
@@ -12,23 +13,77 @@ const ROOT = PACKAGE_ROOT;
 /** The one test file vitest runs: it loads the selected suites (src/check/suite-order.ts). */
 const LANES = 'src/check/lanes.ts';
 
+/** The suites started: running once the run hands them its context, or closed unused. */
+export interface StartedSuites {
+  /** Hands the workers the run's context: the checks start. */
+  begin(context: RunContext): void;
+  /** Settles when the checks are done (or vitest could not start: rejected). */
+  readonly done: Promise<void>;
+  /** Closes vitest whatever it is doing: a run that stops before its checks, or after them. */
+  close(): Promise<void>;
+}
+
 /**
- * Runs the suites (`suites/*.suite.ts`, those the selection needs) through vitest's node API, in
- * one worker thread, in their phases and lanes (src/check/lanes.ts, the one file vitest is given),
- * with the run's context provided to every check. `onStart` receives the running
- * vitest as soon as there is one, so that Ctrl-C can stop it.
+ * Starts the suites (`suites/*.suite.ts`, those the selection needs) through vitest's node API, in
+ * one worker thread, in their phases and lanes (src/check/lanes.ts, the one file vitest is given).
+ * It starts as soon as the run's broker serves, while the preflight and the key pool are under way:
+ * the worker loads the suites meanwhile, and its checks wait for the run's context (`begin`).
+ * `onStart` receives the running vitest as soon as there is one, so that Ctrl-C can stop it.
  */
-export async function runSuites(options: {
-  readonly context: RunContext;
+export function startSuites(options: {
+  readonly selection: RunContext['selection'];
   readonly collector: Reporter;
   /** The printing reporters (`RunParts`). */
   readonly reporters: Pick<RunParts, 'progress' | 'githubAnnotations'>;
   readonly io: Output;
   readonly onStart: (vitest: Vitest) => void;
-}): Promise<void> {
+}): StartedSuites {
+  const context = serveContext();
+  let vitest: Vitest | null = null;
+  let closing = false;
+  const done = (async () => {
+    const started = await runVitest({ ...options, start: { selection: options.selection, context: context.address } }, (v) => {
+      vitest = v;
+      options.onStart(v);
+      // Closed while it was still starting: its checks would wait for a context that never comes.
+      if (closing) void v.close();
+    });
+    // Done: closed here, and by `close` at most once more (a no-op then).
+    if (!closing) {
+      closing = true;
+      context.close();
+      await started.close();
+    }
+  })();
+  // Awaited by `done`'s reader; a run that stops first closes it and never reads it.
+  done.catch(() => undefined);
+  return {
+    begin: (given) => context.provide(given),
+    done,
+    close: async () => {
+      if (closing) return;
+      closing = true;
+      // Checks still waiting for the run's context (a run stopped before them) end at once.
+      context.refuse('the run stopped before its checks');
+      await (vitest as Vitest | null)?.cancelCurrentRun('keyboard-input');
+      await (vitest as Vitest | null)?.close();
+      context.close();
+    },
+  };
+}
+
+async function runVitest(
+  options: {
+    readonly start: SuitesStart;
+    readonly collector: Reporter;
+    readonly reporters: Pick<RunParts, 'progress' | 'githubAnnotations'>;
+    readonly io: Output;
+  },
+  onStart: (vitest: Vitest) => void,
+): Promise<Vitest> {
   const { io } = options;
   // vitest's node API, some 300 ms of loading, is loaded only once a run gets this far: a dry run,
-  // or a run stopped by its settings or its preflight, never needs it.
+  // or a run stopped by its settings, never needs it.
   const { startVitest } = await import('vitest/node');
   const cache = cacheDir();
   const vitest = await startVitest(
@@ -45,9 +100,9 @@ export async function runSuites(options: {
         options.reporters.progress(io.out),
         // junit.xml is written with the other reports, from the clause results (src/report/junit.ts).
         ...(process.env.GITHUB_ACTIONS === 'true' ? [options.reporters.githubAnnotations(io.out)] : []),
-        { onInit: options.onStart },
+        { onInit: onStart },
       ],
-      provide: { conformance: options.context },
+      provide: { conformance: options.start },
       fileParallelism: false,
       // One worker for all suites: the module graph (ajv, fast-check, faker) loads once, not per file.
       isolate: false,
@@ -59,7 +114,7 @@ export async function runSuites(options: {
     { logLevel: 'error', cacheDir: cache },
     { stdout: vitestOutput(io.out), stderr: vitestOutput(io.err) },
   );
-  await vitest.close();
+  return vitest;
 }
 
 /**

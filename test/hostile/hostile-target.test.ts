@@ -44,7 +44,7 @@ const REASONS: Record<HostileBehaviour, RegExp> = {
   'json-labelled-text-plain': /labelled text\/plain/,
   'endless-body': /response body too large: larger than \d+ bytes/,
   'answers-500': /answered 500/,
-  'answers-empty-object': /answered 200|contains no key|not an error envelope/,
+  'answers-empty-object': /answered 200|contains no key|not an error envelope|has no items array/,
   'redirects-elsewhere': /redirected with 307 to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/.*; redirects are never followed/,
 };
 

@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import type { Vitest } from 'vitest/node';
 import type { RunContext } from '../../check/run-context.js';
 import type { RecordCollector } from '../parts.js';
-import { runSuites } from '../suites.js';
 import type { Equipped } from './keys.js';
 import type { EarlyStop } from './stops.js';
 
@@ -39,29 +37,19 @@ export async function executionStage(input: Equipped): Promise<Executed> {
     timeoutMs: settings.timeoutMs,
     preflight: input.preflight,
   };
-  const collector = input.parts.collector();
+  const { collector } = input;
   stops.reached({ collector, clauses: plan.clauses });
   const { interrupt } = stops;
   if (interrupt.signal) return { ...input, collector, stop: { signal: interrupt.signal } };
   mkdirSync(settings.reportDir, { recursive: true });
-  let running: Vitest | null = null;
-  const suites = runSuites({
-    context,
-    collector,
-    reporters: input.parts,
-    io: input.io,
-    // Hands over the running vitest, so that a signal can stop it and clean up (interrupt.ts).
-    onStart: (vitest) => {
-      running = vitest;
-      stops.reached({ running: vitest });
-      interrupt.claim();
-      if (interrupt.signal) void vitest.cancelCurrentRun('keyboard-input');
-    },
-  });
+  // The checks begin: vitest, started as the target was opened, has the run's context.
+  input.suites!.begin(context);
+  const suites = input.suites!.done;
+  const running = () => stops.trail.running;
   const gone = broker.outage.detected.then(() => null);
   const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received, gone]);
   const outage = signal ? null : (broker.outage.outage ?? (await broker.outage.settle()));
-  if (outage) void (running as Vitest | null)?.cancelCurrentRun('keyboard-input');
+  if (outage) void running()?.cancelCurrentRun('keyboard-input');
   if (signal || outage) {
     // The checks in flight get a moment to end (their waits were cut), never the whole teardown.
     // The grace's timer is cleared once they have: left pending, it kept the process alive for

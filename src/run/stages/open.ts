@@ -11,6 +11,8 @@ import { openTarget, type Target } from '../target.js';
 import { remainingFor } from './estimate.js';
 import type { RunSettings } from './settings.js';
 import { Teardown } from './teardown.js';
+import { startSuites, type StartedSuites } from '../suites.js';
+import type { RecordCollector } from '../parts.js';
 
 /** The target opened and the run's shared state serving, before the first request. */
 export interface Opened extends RunSettings {
@@ -26,6 +28,10 @@ export interface Opened extends RunSettings {
   /** The console, scrubbed of secrets: its `leaks` make the run inconclusive. `io` writes through it and the heartbeat. */
   readonly guarded: GuardedOutput;
   readonly teardown: Teardown;
+  /** Collects the checks' records as they finish. */
+  readonly collector: RecordCollector;
+  /** The checks' vitest, started and waiting for the run's context; null for a dry run. */
+  readonly suites: StartedSuites | null;
 }
 
 /**
@@ -74,6 +80,24 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   for (const form of input.signingKey?.secretForms ?? []) broker.redactor.add(form);
   const served = await serveBroker(broker);
   stops.reached({ served });
+  // The checks' vitest starts now, its worker loading the suites while the preflight and the key
+  // pool are under way; its checks wait for the run's context (`executionStage`). A dry run has none.
+  const collector = input.parts.collector();
+  const suites = settings.dryRun
+    ? null
+    : startSuites({
+        selection: { only: settings.only, skip: settings.skip },
+        collector,
+        reporters: input.parts,
+        io,
+        // Hands over the running vitest, so that a signal can stop it and clean up (interrupt.ts).
+        onStart: (vitest) => {
+          stops.reached({ running: vitest });
+          stops.interrupt.claim();
+          if (stops.interrupt.signal) void vitest.cancelCurrentRun('keyboard-input');
+        },
+      });
+  stops.reached({ suites });
   const teardown = new Teardown({
     target,
     broker,
@@ -84,5 +108,5 @@ export async function openStage(input: RunSettings): Promise<Opened> {
     io,
   });
   stops.reached({ teardown });
-  return { ...input, io, target, embedded: target.reference !== null, runId, keyPrefix, broker, served, guarded, teardown };
+  return { ...input, io, target, embedded: target.reference !== null, runId, keyPrefix, broker, served, guarded, teardown, collector, suites };
 }

@@ -18,6 +18,7 @@ import { writeStoppedReport } from '../stopped-report.js';
 import type { Target } from '../target.js';
 import type { EstimateBasis } from './estimate.js';
 import type { Teardown } from './teardown.js';
+import type { StartedSuites } from '../suites.js';
 
 /** What ended the checks before they were done: a signal, or a target that stopped answering (`broker/outage.ts`). */
 export type EarlyStop = { readonly signal: StopSignal } | { readonly targetGone: string };
@@ -42,6 +43,8 @@ export interface Trail {
   /** Which clauses apply: set once the checks start, so that a stop before then leaves every clause "not run". */
   readonly clauses: ClauseContext | null;
   readonly running: Vitest | null;
+  /** The checks' vitest, started before the preflight: closed however the run ends. */
+  readonly suites: StartedSuites | null;
 }
 
 /** After a signal, how long the checks in flight may take to end before the teardown starts anyway. */
@@ -78,6 +81,7 @@ export class RunStops {
       collector: null,
       clauses: null,
       running: null,
+      suites: null,
     };
     const { settings } = run;
     this.interrupt = onInterrupt(io, {
@@ -180,6 +184,7 @@ export class RunStops {
     } catch (error) {
       this.#io.err(`cleanup failed: ${(error as Error).message}; \`conformance cleanup\` deletes what the ledger lists`);
     }
+    await this.#trail.suites?.close();
     await this.#trail.served?.close();
     await this.#trail.target?.reference?.close();
     await closeDispatcher();
