@@ -64,7 +64,8 @@ describe('the client layers', () => {
     expect(recorded).toEqual(['GET 0 bytes']);
   });
 
-  test('two requests on the wire at once are both marked as overlapping; one alone is not', async () => {
+  /** Sends both requests through overlap tracking so that both are on the wire at once; then `send` for more. */
+  async function atOnce(first: Outgoing, second: Outgoing) {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow: Send = async (r) => {
@@ -72,25 +73,21 @@ describe('the client layers', () => {
       return fakeTransport([200])(r);
     };
     const send = compose([overlapTracking], slow);
-    const both = [send(outgoing()), send(outgoing())];
+    const both = [send(first), send(second)];
     release();
     const [a, b] = await Promise.all(both);
-    expect([a!.exchange.overlapped, b!.exchange.overlapped]).toEqual([true, true]);
+    return { overlapped: [a!.exchange.overlapped, b!.exchange.overlapped], send };
+  }
+
+  test('two requests on the wire at once are both marked as overlapping; one alone is not', async () => {
+    const { overlapped, send } = await atOnce(outgoing(), outgoing());
+    expect(overlapped).toEqual([true, true]);
     expect((await send(outgoing())).exchange.overlapped).toBeUndefined();
   });
 
   test('requests on the wire at once with different credentials do not overlap: each key counts its own', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const slow: Send = async (r) => {
-      await gate;
-      return fakeTransport([200])(r);
-    };
-    const send = compose([overlapTracking], slow);
-    const both = [send({ ...outgoing(), bucket: 'key-a' }), send({ ...outgoing(), bucket: 'key-b' })];
-    release();
-    const [a, b] = await Promise.all(both);
-    expect([a!.exchange.overlapped, b!.exchange.overlapped]).toEqual([undefined, undefined]);
+    const { overlapped } = await atOnce({ ...outgoing(), bucket: 'key-a' }, { ...outgoing(), bucket: 'key-b' });
+    expect(overlapped).toEqual([undefined, undefined]);
   });
 
   test('limits give every request a deadline and a body cap that grows with the page size', async () => {
