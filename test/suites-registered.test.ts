@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { SUITE_ORDER, SUITE_PHASES, suiteName } from '../src/check/suite-order.js';
+import { laneSuites, SUITE_ORDER, SUITE_PHASES, suiteName } from '../src/check/suite-order.js';
 import { ROOT } from './support/cli.js';
 
 // The suite files are a registry: a file missing from SUITE_ORDER would run in no declared place,
@@ -16,7 +16,7 @@ test('every suite file is listed in SUITE_ORDER exactly once, and run-wide is la
 });
 
 test('every suite runs in exactly one lane, and run-wide alone in the last phase', () => {
-  const placed = SUITE_PHASES.flatMap((lanes) => lanes.flatMap((lane) => lane.suites));
+  const placed = SUITE_PHASES.flatMap((lanes) => lanes.flatMap(laneSuites));
   expect([...placed].sort()).toEqual([...SUITE_ORDER].sort());
-  expect(SUITE_PHASES.at(-1)).toEqual([{ name: 'run-wide', suites: ['run-wide'] }]);
+  expect(SUITE_PHASES.at(-1)).toEqual([{ name: 'run-wide', steps: [['run-wide']] }]);
 });

@@ -22,10 +22,18 @@ export const SUITE_ORDER = [
 
 export type SuiteName = (typeof SUITE_ORDER)[number];
 
-/** Suites that run one after another, beside the other lanes of their phase. */
+/**
+ * Suites that run one step after another, beside the other lanes of their phase; the suites of one
+ * step run beside each other.
+ */
 export interface Lane {
   readonly name: string;
-  readonly suites: readonly SuiteName[];
+  readonly steps: readonly (readonly SuiteName[])[];
+}
+
+/** A lane's suites, step by step. */
+export function laneSuites(lane: Lane): readonly SuiteName[] {
+  return lane.steps.flat();
 }
 
 /**
@@ -37,7 +45,8 @@ export interface Lane {
  *   and a walk must see a still list. The pool's keys are made before the checks start.
  * - The checks that wait (a second for a revoked key, a last-use time; RATE-5's Retry-After and
  *   RATE-7's window) are all in the keys lane: their waits overlap the account lane's work instead
- *   of adding to it.
+ *   of adding to it. AUTH runs beside KEY there, its requests during KEY's waits: both create and
+ *   delete keys of their own, and neither walks the key list.
  * - The account lane walks every other list before it writes submissions, and nothing beside it
  *   writes them.
  * - Every request without a key or with a failed credential is in the keys lane (preflight aside),
@@ -47,13 +56,13 @@ export interface Lane {
  *   suite's waits left the main key's budget whole); run-wide judges the whole log, so it is last.
  */
 export const SUITE_PHASES: readonly (readonly Lane[])[] = [
-  [{ name: 'keys listed', suites: ['key-pagination'] }],
+  [{ name: 'keys listed', steps: [['key-pagination']] }],
   [
-    { name: 'account', suites: ['general', 'resources', 'pagination', 'errors', 'submissions'] },
-    { name: 'keys', suites: ['auth', 'keys', 'rate-limits'] },
+    { name: 'account', steps: [['general'], ['resources'], ['pagination'], ['errors'], ['submissions']] },
+    { name: 'keys', steps: [['auth', 'keys'], ['rate-limits']] },
   ],
-  [{ name: 'after writes', suites: ['after-writes'] }],
-  [{ name: 'run-wide', suites: ['run-wide'] }],
+  [{ name: 'after writes', steps: [['after-writes']] }],
+  [{ name: 'run-wide', steps: [['run-wide']] }],
 ];
 
 /**
@@ -86,12 +95,13 @@ export function selectedSuites(selection: Selection): SuiteName[] {
   return SUITE_ORDER.filter((name) => SUITE_FAMILIES[name].some((family) => kept.has(family)));
 }
 
-/** `SUITE_PHASES` with only the selected suites: empty lanes and phases dropped. */
+/** `SUITE_PHASES` with only the selected suites: empty steps, lanes and phases dropped. */
 export function selectedPhases(selection: Selection): Lane[][] {
   const kept = new Set(selectedSuites(selection));
-  return SUITE_PHASES.map((lanes) =>
-    lanes.map((lane) => ({ ...lane, suites: lane.suites.filter((name) => kept.has(name)) })).filter((lane) => lane.suites.length > 0),
-  ).filter((lanes) => lanes.length > 0);
+  const steps = (lane: Lane) => lane.steps.map((step) => step.filter((name) => kept.has(name))).filter((step) => step.length > 0);
+  return SUITE_PHASES.map((lanes) => lanes.map((lane) => ({ ...lane, steps: steps(lane) })).filter((lane) => lane.steps.length > 0)).filter(
+    (lanes) => lanes.length > 0,
+  );
 }
 
 /** A suite file's path under the package: `keys` is `suites/keys.suite.ts`. */

@@ -110,24 +110,23 @@ const UNPLACED = '';
 const RATE_LIMITS_SUITE = 'rate-limits';
 
 /**
- * The suites' requests placed in their phases and lanes (`SUITE_PHASES`): the longest lane of
- * each phase, summed (`longest`), and where `suite` starts: the phases before it and the suites
- * before it in its lane (`before`). Requests of no known suite go one after another.
+ * The suites' requests placed in their phases, lanes and steps (`SUITE_PHASES`): a step takes as
+ * long as its busiest suite, a lane its steps one after another, a phase its longest lane; summed
+ * over the phases (`longest`), and where `suite` starts: the phases before it and the steps before
+ * it in its lane (`before`). Requests of no known suite go one after another.
  */
 export function laneWork(bySuite: ReadonlyMap<string, number>, suite: string): { readonly longest: number; readonly before: number } {
+  const stepOf = (step: readonly string[]) => Math.max(0, ...step.map((name) => bySuite.get(name) ?? 0));
+  const stepsOf = (steps: readonly (readonly string[])[]) => steps.reduce((sum, step) => sum + stepOf(step), 0);
+  const holds = (step: readonly string[]) => step.includes(suite);
   let longest = bySuite.get(UNPLACED) ?? 0;
-  let before = longest;
-  let found = false;
+  let before: number | null = null;
   for (const lanes of SUITE_PHASES) {
-    const sums = lanes.map((lane) => lane.suites.reduce((sum, name) => sum + (bySuite.get(name) ?? 0), 0));
-    const lane = lanes.find((l) => (l.suites as readonly string[]).includes(suite));
-    if (!found && lane) {
-      before = longest + lane.suites.slice(0, (lane.suites as readonly string[]).indexOf(suite)).reduce((sum, name) => sum + (bySuite.get(name) ?? 0), 0);
-      found = true;
-    }
-    longest += Math.max(0, ...sums);
+    const lane = lanes.find((l) => l.steps.some(holds));
+    if (before === null && lane) before = longest + stepsOf(lane.steps.slice(0, lane.steps.findIndex(holds)));
+    longest += Math.max(0, ...lanes.map((l) => stepsOf(l.steps)));
   }
-  return { longest, before: found ? before : longest };
+  return { longest, before: before ?? longest };
 }
 
 /**

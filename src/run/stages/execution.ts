@@ -11,9 +11,10 @@ export interface Executed extends Equipped {
 }
 
 /**
- * The execution stage: vitest on the suites (`suites.ts`) with the run's context, built from the
- * plan, provided to every check; it ends when they do, at a signal, or once the target is
- * confirmed gone (`broker/outage.ts`), the checks still in flight given a short grace to end.
+ * The execution stage: the run's context, built from the plan, handed to the checks of the vitest
+ * started with the target (`suites.ts`), which were waiting for it; it ends when they do, at a
+ * signal, or once the target is confirmed gone (`broker/outage.ts`), the checks still in flight
+ * given a short grace to end.
  */
 export async function executionStage(input: Equipped): Promise<Executed> {
   const { plan, target, broker, stops, settings } = input;
@@ -42,9 +43,10 @@ export async function executionStage(input: Equipped): Promise<Executed> {
   const { interrupt } = stops;
   if (interrupt.signal) return { ...input, collector, stop: { signal: interrupt.signal } };
   mkdirSync(settings.reportDir, { recursive: true });
-  // The checks begin: vitest, started as the target was opened, has the run's context.
-  input.suites!.begin(context);
-  const suites = input.suites!.done;
+  // Started by the open stage for every run but a dry run, which ends before this stage.
+  if (!input.suites) throw new Error('the checks were never started');
+  input.suites.begin(context);
+  const suites = input.suites.done;
   const running = () => stops.trail.running;
   const gone = broker.outage.detected.then(() => null);
   const signal = await Promise.race([suites.then(() => interrupt.signal), interrupt.received, gone]);

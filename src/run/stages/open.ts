@@ -37,7 +37,8 @@ export interface Opened extends RunSettings {
 /**
  * Opens the target (the embedded reference, or the base URL with its profile), then starts the
  * broker (its pacer's clock margin: `pacing/margin.ts`), the heartbeat that keeps a waiting run
- * from going silent, and the teardown that deletes whatever keys the run goes on to create.
+ * from going silent, the checks' vitest (waiting for the run's context), and the teardown that
+ * deletes whatever keys the run goes on to create.
  */
 export async function openStage(input: RunSettings): Promise<Opened> {
   const { settings, stops } = input;
