@@ -47,12 +47,12 @@ describe('clause registry', () => {
     expect(files(['AUTH'])).toEqual(['auth']);
     expect(files(['GEN-2'])).toEqual(['general', 'run-wide']);
     expect(files(['SUB', 'PAG-6'])).toEqual(['key-pagination', 'pagination', 'submissions', 'after-writes', 'run-wide']);
-    expect(files([], ['GEN', 'RES', 'PAG', 'ERR', 'AUTH', 'SUB', 'KEY'])).toEqual(['rate-limits', 'run-wide']);
+    expect(files([], ['GEN', 'RES', 'PAG', 'ERR', 'AUTH', 'SUB', 'KEY'])).toEqual(['rate-limits', 'ip-limits', 'run-wide']);
   });
 
   test('a selection keeps the lanes of its suites, and drops a lane or a phase left empty', () => {
     const lanes = (only: string[]) => selectedPhases({ only, skip: [] }).map((phase) => phase.map((lane) => lane.steps));
     expect(lanes(['AUTH', 'SUB'])).toEqual([[[['submissions']], [['auth']]], [[['after-writes']]]]);
-    expect(lanes(['AUTH', 'KEY', 'RATE-7'])).toEqual([[[['auth', 'keys'], ['rate-limits']]], [[['run-wide']]]]);
+    expect(lanes(['AUTH', 'KEY', 'RATE-7'])).toEqual([[[['auth'], ['keys', 'rate-limits']]], [[['ip-limits']]], [[['run-wide']]]]);
   });
 });

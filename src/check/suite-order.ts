@@ -16,6 +16,7 @@ export const SUITE_ORDER = [
   'auth',
   'keys',
   'rate-limits',
+  'ip-limits',
   'after-writes',
   'run-wide',
 ] as const;
@@ -43,15 +44,18 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
  * - The API keys are walked first and alone: any suite may create a key (GEN-3 and the errors
  *   suite send odd bodies to every write, key creation included, and a target may accept one),
  *   and a walk must see a still list. The pool's keys are made before the checks start.
- * - The checks that wait (a second for a revoked key, a last-use time; RATE-5's Retry-After and
- *   RATE-7's window) are all in the keys lane: their waits overlap the account lane's work instead
- *   of adding to it. AUTH runs beside KEY there, its requests during KEY's waits: both create and
- *   delete keys of their own, and neither walks the key list.
+ * - The checks that wait (a second for a revoked key, a last-use time; RATE-5's Retry-After) are
+ *   in the keys lane: their waits overlap the account lane's work instead of adding to it. KEY and
+ *   the exhaustion of a key (rate-limits) run beside each other there: each makes keys of its own,
+ *   neither walks the key list, and the exhaustion sends nothing without a valid key. AUTH comes
+ *   first, alone: its requests without a key and KEY's revoked key would share the budget per IP
+ *   address, which a target may count failed credentials against (the clause catalogue, RATE-7).
  * - The account lane walks every other list before it writes submissions, and nothing beside it
  *   writes them.
- * - Every request without a key or with a failed credential is in the keys lane (preflight aside),
- *   before the rate-limit suite, so that RATE-7's burst counts them and no check expecting a 401
- *   meets the 429s it provokes.
+ * - The limit per IP address (ip-limits) has a phase of its own, after every request without a key
+ *   or with a failed credential: RATE-7's burst then counts them, no check expecting a 401 meets the
+ *   429s it provokes, and the only requests with a valid key in its window are its own, so that an
+ *   early 429 tells whether they were counted. RATE-4 there sees every 429 of the run.
  * - after-writes walks the written lists once both lanes' writes are done (and the rate-limit
  *   suite's waits left the main key's budget whole); run-wide judges the whole log, so it is last.
  */
@@ -59,8 +63,9 @@ export const SUITE_PHASES: readonly (readonly Lane[])[] = [
   [{ name: 'keys listed', steps: [['key-pagination']] }],
   [
     { name: 'account', steps: [['general'], ['resources'], ['pagination'], ['errors'], ['submissions']] },
-    { name: 'keys', steps: [['auth', 'keys'], ['rate-limits']] },
+    { name: 'keys', steps: [['auth'], ['keys', 'rate-limits']] },
   ],
+  [{ name: 'limit per IP address', steps: [['ip-limits']] }],
   [{ name: 'after writes', steps: [['after-writes']] }],
   [{ name: 'run-wide', steps: [['run-wide']] }],
 ];
@@ -80,6 +85,7 @@ export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
   auth: ['AUTH'],
   keys: ['KEY'],
   'rate-limits': ['RATE'],
+  'ip-limits': ['RATE'],
   'after-writes': ['PAG', 'SUB'],
   'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE'],
 };

@@ -88,7 +88,7 @@ const CLOSING_S = 2;
 const OWN_REQUESTS = 12;
 /** Requests that tell whether the pool's keys have budgets apart (`keys/pool.ts`, at most three readings of three). */
 const SHARED_BUDGET_PROBES = 9;
-/** The check whose burst without a key counts the run's other requests without a key (suites/rate-limits.suite.ts). */
+/** The check whose burst without a key counts the run's other requests without a key (suites/ip-limits.suite.ts). */
 const HEADERLESS_BURST = { clause: 'RATE-7', key: 'ceiling-without-key' } as const;
 /**
  * The checks that share one key exhausted on purpose (suites/rate-limits.suite.ts): its burst is no
@@ -106,8 +106,10 @@ const WINDOW_WAITS: readonly { clause: string; key: string; words: string }[] = 
 
 /** Where the estimates name no suite (measured before the lanes): run one after another. */
 const UNPLACED = '';
-/** The suite whose checks wait for a window (RATE-5) and send the bursts no check's estimate counts. */
+/** The suite whose checks wait for a window (RATE-5) and send the burst no check's estimate counts. */
 const RATE_LIMITS_SUITE = 'rate-limits';
+/** The suite of RATE-7's burst without a key, which counts the run's earlier requests without a key. */
+const IP_LIMITS_SUITE = 'ip-limits';
 
 /**
  * The suites' requests placed in their phases, lanes and steps (`SUITE_PHASES`): a step takes as
@@ -167,16 +169,17 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const burst = selected(HEADERLESS_BURST.clause, HEADERLESS_BURST.key) && !input.readOnly;
   const burstRequests = burst ? perIp + 1 : 0;
   const others = burst ? Math.max(0, whole.requests.anonymous - burstRequests) : whole.requests.anonymous;
-  // The exhausted key's burst is no check's in the estimates: the rate-limit suite sends it.
+  // The exhausted key's burst is no check's in the estimates: the rate-limits suite sends it.
   const exhausting = !input.readOnly && EXHAUSTED_KEY.some((c) => selected(c.clause, c.key)) ? perKey + 2 : 0;
   if (exhausting > 0) bySuite.set(RATE_LIMITS_SUITE, (bySuite.get(RATE_LIMITS_SUITE) ?? 0) + exhausting);
   const lanes = laneWork(bySuite, RATE_LIMITS_SUITE);
   // Before the checks: the preflight's and the pool's own (creating each key and its first use).
   const beforeChecks = OWN_REQUESTS + 2 * poolKeys;
-  const reachesRateLimitsS = STARTUP_S + (beforeChecks + lanes.before) * perRequest;
+  const reaches = (before: number) => STARTUP_S + (beforeChecks + before) * perRequest;
+  const reachesRateLimitsS = reaches(lanes.before);
   // They share a window only where the run reaches RATE-7 before the window of AUTH-1 ends (the
   // embedded reference's 1-s windows end between them: two windows, neither waited for).
-  const shared = burst && others <= perIp && reachesRateLimitsS < windowSeconds;
+  const shared = burst && others <= perIp && reaches(laneWork(bySuite, IP_LIMITS_SUITE).before) < windowSeconds;
   const withoutKey = shared ? Math.max(others + 1, burstRequests) : others + burstRequests;
   const windowsOf = (requests: number, ceiling: number, planned429 = 0) => Math.max(requests > 0 ? 1 : 0, Math.ceil((requests - planned429) / ceiling));
   const budgets: PlannedBudget[] = [

@@ -1,0 +1,164 @@
+import { check, failedCredential, fromApi, type CheckContext, type Exchange, type HttpResponse, RESET_SKEW_SECONDS, rateHeaders } from '../src/kit.js';
+import { provokeLimit, stepOf, type BurstResult } from './support/bursts.js';
+import { first429Of, PROBE } from './support/limits.js';
+
+// RATE, the limit per IP address (API document, Limits), and every 429 of the run. It runs alone,
+// after every suite that sends requests without a key or with a failed credential
+// (src/check/suite-order.ts): RATE-7 counts the run's earlier requests without a key in the window
+// still open, or first waits for a window that holds none of them and no failed credential, so that
+// no check expecting a 401 meets the 429s it provokes. RATE-4 then judges every 429 of the run: the
+// created key's, exhausted by suites/rate-limits.suite.ts in the phase before, and RATE-7's.
+
+/**
+ * The run's requests without a key in the per-IP window still open, as the start of RATE-7's
+ * burst, and the failed credentials sent in it; null where the target's answers without a key do
+ * not name their window (no plausible X-RateLimit-Reset on each), so that nothing tells which of
+ * them count now: the burst then waits for a window of its own.
+ */
+async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior: HttpResponse[]; failed: number } | null> {
+  const log = await t.log();
+  // Only what reached the API spent its budget: a front end's 503 or a refused connection did not.
+  const withoutKey = log.filter((e) => e.auth === 'none' && fromApi(e));
+  const last = withoutKey[withoutKey.length - 1];
+  if (!last) return { prior: [], failed: 0 };
+  const resetOf = (e: Exchange) => {
+    const step = stepOf(asResponse(e), Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs, windowMs);
+    return step.reset;
+  };
+  const reset = resetOf(last);
+  if (reset === null) return null;
+  const open = reset * 1000 > Date.now();
+  // The window the last of them fell in is over: the budget is whole, and none of them counts.
+  const inWindow = open ? withoutKey.filter((e) => resetOf(e) === reset) : [];
+  // One of them refused: the run's own count of the window is already off.
+  if (inWindow.some((e) => e.response!.status === 429)) return null;
+  const opened = open ? reset * 1000 - windowMs : Date.now() - windowMs;
+  // A revoked key's 401 (KEY-5 walks every path with one) is a failed credential too.
+  const failed = log.filter((e) => failedCredential(e) && fromApi(e) && Date.parse(e.startedAt) >= opened).length;
+  return { prior: inWindow.map(asResponse), failed };
+}
+
+/** Failed credentials the run sent in the window before the burst's first 429 (the log's, from this IP). */
+async function failedCredentialsBefore(t: CheckContext, burst: BurstResult, windowMs: number): Promise<number> {
+  if (!burst.first429) return 0;
+  const since = burst.first429.at - windowMs;
+  return (await t.log()).filter((e) => failedCredential(e) && fromApi(e) && Date.parse(e.startedAt) >= since && Date.parse(e.startedAt) <= burst.first429!.at)
+    .length;
+}
+
+/** A logged exchange as a response of the burst (its status, headers and timing are what count). */
+function asResponse(e: Exchange): HttpResponse {
+  const body = e.response?.body ?? '';
+  return { status: e.response!.status, headers: e.response!.headers, text: body, raw: Buffer.from(body), json: undefined, exchange: e };
+}
+
+/** Requests with the valid key that RATE-7 sends in the window of its burst without a key. */
+const VALID_KEY_REQUESTS = 3;
+
+check(
+  'RATE-7',
+  'the request past the ceiling without a key in one window is 429 rate_limit_error with Retry-After',
+  async (t) => {
+    const ceiling = t.profile.limits.unauthenticatedPerMinute;
+    // Only a budget untouched by the run proves the count (checks expecting 401 ran before). The
+    // per-IP budget may also count failed credentials (clause catalogue): a window free of those
+    // too is one where an early 429 has no excuse but requests with a valid key.
+    // A few requests with the valid key open the window: they must not count (a target that
+    // counts them meets the 429 early, which is then a finding).
+    const fresh = async () => {
+      await t.budget.untilNoFailedCredential();
+      await t.budget.untilFresh('none');
+      for (let i = 0; i < VALID_KEY_REQUESTS; i++) await t.http.get(PROBE.path, { query: PROBE.query });
+    };
+    const windowMs = t.profile.limits.windowSeconds * 1000;
+    const provoke = (prior: readonly HttpResponse[]) =>
+      provokeLimit({
+        send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
+        ceiling,
+        windowMs,
+        untilFresh: fresh,
+        prior,
+      });
+    // One window without a key for the whole run: the run's earlier requests without a key (AUTH-1's
+    // and the like), where the target names their window, count toward the burst, which sends only
+    // the rest, instead of waiting a whole window for a budget of its own.
+    const shared = await sharedWindow(t, windowMs);
+    let burst = shared ? await provoke(shared.prior) : null;
+    // A target may count failed credentials against the per-IP budget (clause catalogue): a 429 they
+    // can explain proves nothing, and the burst is made again in a window free of them. Those sent
+    // during the burst count too: a check running beside it may send one (a revoked key's 401).
+    if (!burst || (burst.judgement.kind === 'early' && (shared!.failed > 0 || (await failedCredentialsBefore(t, burst, windowMs)) > 0))) {
+      await fresh();
+      burst = await provoke([]);
+    }
+    if (burst.judgement.kind === 'early' && burst.first429 && (await failedCredentialsBefore(t, burst, windowMs)) > 0) {
+      t.skip(
+        'each burst without a key met its 429 early in a window where the run also sent failed credentials, which a target may count against the per-IP budget',
+      );
+    }
+    if (burst.judgement.kind === 'early' && burst.first429) {
+      // The shortfall, against what the run itself sent with a valid key in that window: if those
+      // requests explain it, they were counted. More than they explain is another client's doing.
+      const since = burst.first429.at - windowMs;
+      // Only what reached the API counts: a front end's 503 or a refused connection spent nothing.
+      const ownValid = (await t.log()).filter(
+        (e) =>
+          (e.auth === 'main' || e.auth === 'other' || e.auth === 'created') && fromApi(e) && e.response!.status !== 401 && Date.parse(e.startedAt) >= since,
+      ).length;
+      const missing = ceiling - burst.judgement.accepted;
+      if (missing <= ownValid)
+        t.fail(
+          `a 429 came after only ${burst.judgement.accepted} of ${ceiling} requests without Authorization, in a window where the run sent no failed credential from this IP and ${ownValid} requests with a valid key: those were counted against the per-IP budget`,
+          ...burst.attempt.slice(Math.max(0, burst.judgement.index - 1), burst.judgement.index + 1),
+        );
+    }
+    const res = first429Of(t, burst, 'without Authorization', ceiling);
+    const error = (res.json as { error?: { type?: unknown } } | undefined)?.error;
+    t.ensure(error?.type === 'rate_limit_error', () => `the 429 without a key has type ${JSON.stringify(error?.type)}, not "rate_limit_error"`, res);
+    t.ensure(
+      /^\d+$/.test(res.headers['retry-after']?.trim() ?? ''),
+      () =>
+        `the 429 without a key carries ${res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(res.headers['retry-after'])}`}`,
+      res,
+    );
+  },
+  // A read-only run provokes no 429 (src/http/client.ts). The wait for a fresh budget without a
+  // key and RATE-5's for the Retry-After overlap.
+  { key: 'ceiling-without-key', values: ['boundary'], applies: (run) => (run.readOnly ? 'read-only' : true), concurrent: true },
+);
+
+check(
+  'RATE-4',
+  'every 429 of the run carries Retry-After in whole seconds and the three X-RateLimit headers',
+  async (t) => {
+    // The created key was exhausted in the phase before (suites/rate-limits.suite.ts), and RATE-7's
+    // burst is done: whatever 429s the run met are judged.
+    const refused = (await t.log()).filter((e) => e.response?.status === 429);
+    if (refused.length === 0) t.skip('the run provoked no 429');
+    for (const e of refused) {
+      const headers = e.response!.headers;
+      const retryAfter = headers['retry-after'];
+      t.ensure(retryAfter !== undefined, 'a 429 carries no Retry-After', e);
+      t.ensure(/^\s*\d+\s*$/.test(retryAfter!), () => `a 429 carries Retry-After ${JSON.stringify(retryAfter)}, not whole seconds`, e);
+      const h = rateHeaders(headers);
+      // Seconds, not milliseconds: a wait beyond both the window and the Reset it came with is no
+      // wait of this window (a count in milliseconds passes the digits rule by itself).
+      const answeredAt = Date.parse(e.startedAt) + e.durationMs;
+      const untilReset = h.reset === null ? 0 : h.reset - answeredAt / 1000;
+      const longest = Math.max(t.profile.limits.windowSeconds, untilReset) + RESET_SKEW_SECONDS;
+      t.ensure(
+        h.retryAfter === null || h.retryAfter <= longest,
+        () =>
+          `a 429 carries Retry-After ${h.retryAfter}, longer than the window of ${t.profile.limits.windowSeconds} s and the ${Math.max(0, Math.ceil(untilReset))} s its X-RateLimit-Reset names: not a wait in seconds`,
+        e,
+      );
+      const missing = [
+        h.limit === null && 'X-RateLimit-Limit',
+        h.remaining === null && 'X-RateLimit-Remaining',
+        h.reset === null && 'X-RateLimit-Reset',
+      ].filter(Boolean);
+      t.ensure(missing.length === 0, () => `a 429 lacks integer ${missing.join(', ')}`, e);
+    }
+  },
+  { key: 'every-429', judges: 'run' },
+);
