@@ -1,13 +1,15 @@
 import { check, failedCredential, fromApi, type CheckContext, type Exchange, type HttpResponse, RESET_SKEW_SECONDS, rateHeaders } from '../src/kit.js';
 import { provokeLimit, stepOf, type BurstResult } from './support/bursts.js';
 import { first429Of, PROBE } from './support/limits.js';
+import { exhausted } from './support/exhaustion.js';
 
-// RATE, the limit per IP address (API document, Limits), and every 429 of the run. It runs alone,
-// after every suite that sends requests without a key or with a failed credential
-// (src/check/suite-order.ts): RATE-7 counts the run's earlier requests without a key in the window
-// still open, or first waits for a window that holds none of them and no failed credential, so that
-// no check expecting a 401 meets the 429s it provokes. RATE-4 then judges every 429 of the run: the
-// created key's, exhausted by suites/rate-limits.suite.ts in the phase before, and RATE-7's.
+// RATE, the limit per IP address (API document, Limits), the exhausted key's Retry-After, and every
+// 429 of the run. It runs alone, after every suite that sends requests without a key or with a
+// failed credential (src/check/suite-order.ts): RATE-7 counts the run's earlier requests without a
+// key in the window still open, or first waits for a window that holds none of them and no failed
+// credential, so that no check expecting a 401 meets the 429s it provokes, and the only requests
+// with a valid key beside its burst are its own. RATE-5 awaits, meanwhile, the Retry-After of the
+// key suites/rate-limits.suite.ts exhausted in the phase before; RATE-4 then judges every 429.
 
 /**
  * The run's requests without a key in the per-IP window still open, as the start of RATE-7's
@@ -125,6 +127,29 @@ check(
   // A read-only run provokes no 429 (src/http/client.ts). The wait for a fresh budget without a
   // key and RATE-5's for the Retry-After overlap.
   { key: 'ceiling-without-key', values: ['boundary'], applies: (run) => (run.readOnly ? 'read-only' : true), concurrent: true },
+);
+
+check(
+  'RATE-5',
+  'after waiting what Retry-After says, the exhausted key works again',
+  async (t) => {
+    const done = await exhausted(t);
+    try {
+      if (!done.recovery) t.skip('no 429 was provoked on the created key');
+      const recovery = await done.recovery!;
+      if ('skip' in recovery) return t.skip(recovery.skip);
+      const { res, waitedS } = recovery;
+      t.ensure(
+        res.status >= 200 && res.status < 300,
+        () => `after waiting the ${waitedS} s Retry-After said, the key was answered ${res.status}${res.status === 429 ? ': still refused' : ''}`,
+        done.burst.first429!.res,
+        res,
+      );
+    } finally {
+      await t.keys.delete(done.key).catch(() => undefined);
+    }
+  },
+  { key: 'retry-after-honoured', judges: ['RATE-3'], values: ['boundary'], writes: true, concurrent: true },
 );
 
 check(

@@ -63,6 +63,8 @@ function checkTest() {
 /** Each suite's shared values apart: a walk before the writes is not the walk after them. */
 class SharedBySuite {
   readonly #suites = new Map<string, Shared>();
+  /** What the checks of every suite share (`t.onceForRun`). */
+  readonly run = new Shared();
 
   of(suite: string): Shared {
     let shared = this.#suites.get(suite);
@@ -108,7 +110,7 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
       record.cause = leftOut.kind;
       skip(leftOut.reason);
     }
-    const t = new CheckContext(run, workerState, suiteShared.of(task.meta.conformanceSuite ?? task.file.name), name);
+    const t = new CheckContext(run, workerState, { suite: suiteShared.of(task.meta.conformanceSuite ?? task.file.name), run: suiteShared.run }, name);
     try {
       await workerState.runFor(name, () => body(t));
     } catch (error) {

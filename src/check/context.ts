@@ -56,15 +56,17 @@ export class CheckContext {
   readonly secrets: CheckSecrets;
   readonly #state: WorkerState;
   readonly #suite: Shared;
+  readonly #wholeRun: Shared;
 
   constructor(
     readonly run: RunContext,
     state: WorkerState,
-    suite: Shared,
+    shared: { readonly suite: Shared; readonly run: Shared },
     readonly name: string,
   ) {
     this.#state = state;
-    this.#suite = suite;
+    this.#suite = shared.suite;
+    this.#wholeRun = shared.run;
     this.http = state.clientFor(this.exchanges, name);
     this.keys = new CheckKeys(this, state);
     this.lists = new CheckLists(this);
@@ -92,6 +94,14 @@ export class CheckContext {
    */
   once<T>(name: string, make: () => T): T {
     return this.#suite.once(name, make);
+  }
+
+  /**
+   * The same, made once for the whole run and shared by the checks of every suite: what one phase
+   * begins and a later one awaits (a key exhausted beside KEY, its Retry-After awaited with RATE-7).
+   */
+  onceForRun<T>(name: string, make: () => T): T {
+    return this.#wholeRun.once(name, make);
   }
 
   /** Every exchange of the run so far, in every worker (the run-wide judges read it). */

@@ -44,8 +44,9 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
  * - The API keys are walked first and alone: any suite may create a key (GEN-3 and the errors
  *   suite send odd bodies to every write, key creation included, and a target may accept one),
  *   and a walk must see a still list. The pool's keys are made before the checks start.
- * - The checks that wait (a second for a revoked key, a last-use time; RATE-5's Retry-After) are
- *   in the keys lane: their waits overlap the account lane's work instead of adding to it. KEY and
+ * - The checks that wait (a second for a revoked key, a last-use time; the exhausted key's
+ *   Retry-After, which begins there and RATE-5 awaits in the phase after) are in the keys lane:
+ *   their waits overlap the account lane's work instead of adding to it. KEY and
  *   the exhaustion of a key (rate-limits) run beside each other there: each makes keys of its own,
  *   neither walks the key list, and the exhaustion sends nothing without a valid key. AUTH comes
  *   first, alone: its requests without a key and KEY's revoked key would share the budget per IP

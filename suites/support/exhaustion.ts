@@ -1,0 +1,127 @@
+import { sleep, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../../src/kit.js';
+import { provokeLimit, type BurstResult } from './bursts.js';
+import { PROBE } from './limits.js';
+
+// A key created for the purpose and exhausted once per run, so that the main key keeps its budget,
+// by a burst over several list routes in turn (the budget is the key's, whatever the route): the
+// evidence RATE-3, RATE-5 and RATE-6 share (suites/rate-limits.suite.ts, suites/ip-limits.suite.ts).
+
+/**
+ * The cheap reads a key's exhausting burst takes in turn: the document's lists and the profile's
+ * key list, one item a page. The budget is per key "for all authenticated requests" (API document,
+ * Limits), so a burst spread over routes meets its 429 at the same ceiling as one on a single path;
+ * a budget kept per route lets it run on.
+ */
+export function burstRoutes(t: CheckContext): string[] {
+  const routes = ['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', t.profile.paths.apiKeyList];
+  return [...new Set(routes.filter((route): route is string => route !== null))];
+}
+
+/** The exhaustion of the created key, and what was seen right after it. */
+export interface Exhaustion {
+  readonly key: UsableKey;
+  readonly burst: BurstResult;
+  /** RATE-6: the main key, sent right after the created key's first 429. */
+  readonly main: HttpResponse | null;
+  /** The created key again, right after: still refused within the window its 429 named. */
+  readonly again: { readonly res: HttpResponse; readonly sentAt: number } | null;
+  /** RATE-5: the created key once the 429's Retry-After has passed (started in the background). */
+  readonly recovery: Promise<Recovery> | null;
+  /** RATE-6: attempts on which the main key was refused while the created key was. */
+  readonly mainRefusals: number;
+}
+
+export type Recovery = { readonly res: HttpResponse; readonly waitedS: number } | { readonly skip: string };
+
+/**
+ * Exhausts a created key once per run; every RATE check that needs it awaits the same result:
+ * RATE-3 and RATE-6 beside KEY, RATE-5 (the wait for its Retry-After) with RATE-7 in the phase after.
+ */
+export function exhausted(t: CheckContext): Promise<Exhaustion> {
+  return t.onceForRun('exhaustion', () => exhaust(t));
+}
+
+async function exhaust(t: CheckContext): Promise<Exhaustion> {
+  // Its first use may have been slow: that is KEY-2's to judge, not a reason to exhaust nothing.
+  const key = await t.keys.forCheck('rate-limits', { mustAuthenticate: false });
+  // Shared by every RATE check that awaits it: its exchanges are no one check's evidence.
+  const http = t.sharedHttp;
+  const budget = t.budget;
+  const auth = t.keys.credential(key);
+  const { perKeyPerMinute, windowSeconds } = t.profile.limits;
+  const probe = (credential: 'main' | typeof auth) => http.get(PROBE.path, { query: PROBE.query, auth: credential, pace: false, expect429: true });
+  const routes = burstRoutes(t);
+  let sent = 0;
+  const nextRoute = () => routes[sent++ % routes.length]!;
+  let mainRefusals = 0;
+  for (let attempt = 1; ; attempt++) {
+    // The main key's probe must not wait for the pacer once the created key is refused: a wait
+    // into the next window would prove nothing. Its budget is set aside first.
+    await budget.reserve('main', 1);
+    const burst = await provokeLimit({
+      send: () => http.get(nextRoute(), { query: PROBE.query, auth, pace: false, expect429: true }),
+      ceiling: perKeyPerMinute,
+      windowMs: windowSeconds * 1000,
+      untilFresh: () => budget.untilFresh(auth),
+      // The key's first use (finding its secret) spent one request of this window.
+      ...(attempt === 1 && key.firstUse.accepted ? { prior: [key.firstUse.accepted] } : {}),
+    });
+    if (!burst.first429) return { key, burst, main: null, again: null, recovery: null, mainRefusals };
+    // Timed from the 429 at once: a Retry-After of 0 must be tried at once, not after RATE-6's probes.
+    const recovery = recover(t, auth, burst.first429);
+    // Not awaited here: RATE-5 collects it. A rejection must not go unhandled meanwhile.
+    recovery.catch(() => undefined);
+    const main = await probe('main');
+    const againSentAt = Date.now();
+    const again = { res: await probe(auth), sentAt: againSentAt };
+    // The created key's window may have ended meanwhile (a short window, a loaded machine): then
+    // nothing was shown about the main key, and the key is exhausted again in a fresh window.
+    const rolledOver = again.res.status !== 429 && !withinWindowOf(burst.first429, again);
+    // The main key may be shared (two CI jobs, other clients of the deployment): one 429 on it can
+    // be someone else's spending. A limit that is not per key refuses it on every attempt.
+    const mainRefused = again.res.status === 429 && main.status === 429;
+    if (mainRefused) mainRefusals++;
+    if ((rolledOver || mainRefused) && attempt < EXHAUSTION_ATTEMPTS) {
+      await recovery.catch(() => undefined);
+      await budget.untilFresh(auth);
+      if (mainRefused) await budget.untilFresh('main');
+      continue;
+    }
+    return { key, burst, main, again, recovery, mainRefusals };
+  }
+}
+
+/** Exhaustions tried when the window ends before the main key could be tried alongside. */
+const EXHAUSTION_ATTEMPTS = 3;
+
+/**
+ * Whether a request sent after a 429 provably fell in the window the 429 named: the target says
+ * so (the same X-RateLimit-Reset), or it left a whole second before Retry-After ran out.
+ */
+export function withinWindowOf(refused: { res: HttpResponse; at: number }, later: { res: HttpResponse; sentAt: number }): boolean {
+  const h = rateHeaders(refused.res.headers);
+  const sameWindow = h.reset !== null && rateHeaders(later.res.headers).reset === h.reset;
+  return sameWindow || (h.retryAfter !== null && later.sentAt - refused.at < (h.retryAfter - 1) * 1000);
+}
+
+/** Waits exactly what the 429's Retry-After says (plus transit slack), then tries the key again. */
+async function recover(t: CheckContext, auth: { key: string; kind: 'created' }, first429: { res: HttpResponse; at: number }): Promise<Recovery> {
+  const retryAfter = rateHeaders(first429.res.headers).retryAfter;
+  if (retryAfter === null) return { skip: 'the 429 carried no Retry-After in whole seconds to wait for' };
+  const longest = t.profile.limits.windowSeconds + RESET_SKEW_SECONDS;
+  if (retryAfter > longest) return { skip: `Retry-After says ${retryAfter} s, more than one window of ${t.profile.limits.windowSeconds} s: not waited for` };
+  const slackMs = transitSlackMs(t.run.baseUrl);
+  await sleep(first429.at + retryAfter * 1000 + slackMs - Date.now());
+  const res = await t.sharedHttp.get(PROBE.path, { query: PROBE.query, auth, pace: false, expect429: true });
+  return { res, waitedS: retryAfter };
+}
+
+/** A target on this machine answers within milliseconds; a remote one needs slack for transit. */
+function transitSlackMs(baseUrl: string): number {
+  return isLoopback(baseUrl) ? 15 : 250;
+}
+
+/** Numbers a message states, for "a message that states the wait in seconds". */
+export function numbersIn(message: string): number[] {
+  return [...message.matchAll(/\d+(?:\.\d+)?/g)].map((m) => Number(m[0]));
+}
