@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../src/http/exchange.js';
+import { responderOf, type Exchange } from '../src/http/exchange.js';
 import { networkLines, networkOf } from '../src/report/network.js';
 
 let seq = 0;
@@ -15,7 +15,7 @@ function attempt(outcome: number | 'reset' | 'refused', retry?: { of: number; ca
   if (retry) Object.assign(base, { retryOf: retry.of, retryCause: retry.cause });
   if (typeof outcome === 'number') {
     base.response = { status: outcome, headers: {}, body: '', bytes: 0, truncated: false, json: 'empty' };
-    base.answeredBy = [502, 503, 504].includes(outcome) ? 'front-end' : 'api';
+    base.answeredBy = responderOf(outcome);
   } else base.failure = { kind: outcome, message: outcome };
   return base;
 }

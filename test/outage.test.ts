@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { OutageWatch } from '../src/broker/outage.js';
-import type { Exchange } from '../src/http/exchange.js';
+import { responderOf, type Exchange } from '../src/http/exchange.js';
 
 const T0 = Date.parse('2026-11-26T12:03:04Z');
 
@@ -14,7 +14,7 @@ function exchange(at: number, outcome: number | 'refused' | 'timeout' | 'reset')
   };
   if (typeof outcome === 'number') {
     e.response = { status: outcome, headers: {}, body: '', bytes: 0, truncated: false, json: 'empty' };
-    e.answeredBy = [502, 503, 504].includes(outcome) ? 'front-end' : 'api';
+    e.answeredBy = responderOf(outcome);
   } else e.failure = { kind: outcome, message: outcome };
   return e;
 }
