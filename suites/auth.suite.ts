@@ -1,4 +1,5 @@
 import {
+  BESIDE,
   check,
   type CheckContext,
   type Credential,
@@ -18,9 +19,6 @@ import {
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
 
 // AUTH: authentication and account scope (API document, Authentication).
-
-/** The checks do not depend on each other's order: they run beside each other, a few at a time, so that one waits for its answers while another sends. */
-const BESIDE = { concurrent: true } as const;
 
 /** One request of a probe, and what it got. A 429 left after the client's retries is not judged. */
 interface Probe {

@@ -1,12 +1,9 @@
-import { check, fromApi, snippet, isErrorEnvelope, isJsonMediaType, collections, fillPath, type CheckContext, type HttpResponse } from '../src/kit.js';
+import { BESIDE, check, fromApi, snippet, isErrorEnvelope, isJsonMediaType, collections, fillPath, type CheckContext, type HttpResponse } from '../src/kit.js';
 import { post, writes, type Sent, type Write } from './support/writes.js';
 import { recordIfCreated } from './support/submissions.js';
 
 // GEN: general rules (API document, What the service does; Versioning). The run-wide phase also
 // judges GEN-1, GEN-3 and GEN-5 over every response of the run (suites/run-wide.suite.ts).
-
-/** The checks do not depend on each other's order: they run beside each other, a few at a time, so that one waits for its answers while another sends. */
-const BESIDE = { concurrent: true } as const;
 
 check(
   'GEN-1',

@@ -1,4 +1,4 @@
-import { check, type CheckContext, type CollectionName, COLLECTION_NAMES } from '../src/kit.js';
+import { BESIDE, check, type CheckContext, type CollectionName, COLLECTION_NAMES } from '../src/kit.js';
 import fc from 'fast-check';
 import { LIMIT_MAX, LIMIT_MIN, limitParam } from './arbitraries/limitParam.js';
 import { pageParam } from './arbitraries/pageParam.js';
@@ -11,9 +11,6 @@ import { describeValue, exactReading, firstPage, paginationOfList } from './supp
 // (suites/key-pagination.suite.ts). This suite runs before any suite of its lane writes submissions
 // (src/check/suite-order.ts), and the lane beside it writes none (on a conformant target), so every
 // walk here sees still collections.
-
-/** The checks only read: they run beside each other, a few at a time (as in support/list-pagination.ts). */
-const BESIDE = { concurrent: true } as const;
 
 /** The lists walked here: all but the API keys, which the lane beside this one creates and deletes. */
 const STILL = COLLECTION_NAMES.filter((name) => name !== 'apiKeys');

@@ -1,4 +1,5 @@
 import {
+  BESIDE,
   check,
   type CheckContext,
   type CheckOptions,
@@ -14,9 +15,6 @@ import { chooseByValueClasses, describeDifference, memberDifferences } from './s
 import { retrievedResource } from './support/retrieval.js';
 
 // RES: resources and their fields (API document, Resources and their fields).
-
-/** The checks do not depend on each other's order: they run beside each other, a few at a time, so that one waits for its answers while another sends. */
-const BESIDE = { concurrent: true } as const;
 
 /** `values`: the value classes the document's fields of the resource take beyond the plain (docs/coverage.md). */
 const SHAPED: readonly {

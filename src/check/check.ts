@@ -46,6 +46,12 @@ export interface CheckOptions extends CheckDimensions {
   readonly createsSubmissions?: boolean;
 }
 
+/**
+ * The options of a check that does not depend on its neighbours' order (`CheckOptions.concurrent`):
+ * it runs beside them, a few at a time, so that one waits for its answers while another sends.
+ */
+export const BESIDE = { concurrent: true } as const;
+
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 const KEY_FORM = /^[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$/;
 
@@ -110,7 +116,7 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
       record.cause = leftOut.kind;
       skip(leftOut.reason);
     }
-    const t = new CheckContext(run, workerState, { suite: suiteShared.of(task.meta.conformanceSuite ?? task.file.name), run: suiteShared.run }, name);
+    const t = new CheckContext(run, workerState, { suite: suiteShared.of(suite ?? task.file.name), run: suiteShared.run }, name);
     try {
       await workerState.runFor(name, () => body(t));
     } catch (error) {

@@ -1,4 +1,4 @@
-import { check, type CheckContext, type HttpResponse, type RunContext, collections, type CollectionName, type Envelope } from '../../src/kit.js';
+import { BESIDE, check, type CheckContext, type HttpResponse, type RunContext, collections, type CollectionName, type Envelope } from '../../src/kit.js';
 import { LIMIT_DEFAULT } from '../arbitraries/limitParam.js';
 import type { QueryValue } from '../arbitraries/queryValue.js';
 import { describePage, ensureRejected, envelope, requestOf, samePage, sendValue, signature, type PageParam } from './page-judge.js';
@@ -19,12 +19,6 @@ const LABELS: Record<CollectionName, string> = {
   submissions: 'submissions',
   apiKeys: 'API keys',
 };
-
-/**
- * Every check here only reads, and the walks they share are made once (`t.once`): they run beside
- * each other, a few at a time, so that one waits for its answers while another sends.
- */
-const BESIDE = { concurrent: true } as const;
 
 /** The maximum, the default, a prime that leaves a short last page, and 1 (every page is a boundary). */
 const WALK_LIMITS = [10_000, 100, 7, 1] as const;
