@@ -11,8 +11,16 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-/** What the main process runs (bin/'s TypeScript: the composition root); the suites run in vitest's worker, which compiles them itself. */
+/** What the main process runs, module by module (bin/'s TypeScript: the composition root). */
 const FOLDERS = ['bin', 'src', 'reporters', 'reference'];
+/**
+ * What vitest's worker runs: the lanes file, with every suite and every module of ours they load,
+ * bundled into one module (the packages left to Node). vite's module runner fetches a worker's
+ * modules from the main thread one at a time, as each import is reached: some 150 round trips and
+ * 150 ms before the first check of a local run, where one file is one. Made where the package has
+ * the entry; the suites are among the sources the stamp covers.
+ */
+const WORKER = { entry: 'src/check/lanes.ts', file: 'lanes.bundle.js', folders: ['suites'] };
 /** Where the build goes, under the package. */
 const OUT = join('dist', 'js');
 /** The build's last file: the stamp of the sources it was made from. */
@@ -53,8 +61,10 @@ export async function compiledUrl(entry, root = ROOT) {
 /** Builds `dist/js/` unless it was built from the sources as they are; throws where it cannot. */
 export async function build(root = ROOT) {
   const out = join(root, OUT);
-  const files = FOLDERS.filter((folder) => existsSync(join(root, folder))).flatMap((folder) => sources(join(root, folder)));
-  const stamp = stampOf(files, root);
+  const sourcesOf = (folders) => folders.filter((folder) => existsSync(join(root, folder))).flatMap((folder) => sources(join(root, folder)));
+  const files = sourcesOf(FOLDERS);
+  const worker = existsSync(join(root, WORKER.entry));
+  const stamp = stampOf(worker ? [...files, ...sourcesOf(WORKER.folders)] : files, root);
   if (readOr(join(out, STAMP)) === stamp) return;
   const { build: esbuild } = await import('esbuild');
   const result = await esbuild({
@@ -67,8 +77,21 @@ export async function build(root = ROOT) {
     logLevel: 'silent',
     write: false,
   });
+  const bundled = worker
+    ? await esbuild({
+        entryPoints: [join(root, WORKER.entry)],
+        outfile: join(out, WORKER.file),
+        bundle: true,
+        packages: 'external',
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        logLevel: 'silent',
+        write: false,
+      })
+    : { outputFiles: [] };
   const written = new Set([STAMP, VALIDATORS.file]);
-  for (const { path, contents } of result.outputFiles) {
+  for (const { path, contents } of [...result.outputFiles, ...bundled.outputFiles]) {
     written.add(relative(out, path));
     writeIfChanged(path, contents);
   }

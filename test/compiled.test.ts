@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { build, compiledUrl } from '../bin/compiled.mjs';
 import { ROOT } from './support/cli.js';
@@ -58,6 +58,35 @@ test('a built package copied elsewhere (packed and installed) is current there, 
   // Told apart from a new build: this one would be replaced.
   writeFileSync(join(copy, 'dist/js/src/answer.js'), 'export const answer = 3;\n');
   expect(valueIn((await compiledUrl('src/main.ts', copy))!)).toBe(3);
+});
+
+test("vitest's worker gets the lanes and every suite as one module, made again when a suite changes", async () => {
+  const root = fakePackage();
+  mkdirSync(join(root, 'src/check'));
+  mkdirSync(join(root, 'suites'));
+  // The real lanes file's pattern: each suite's module runs only when the lanes import it.
+  writeFileSync(
+    join(root, 'src/check/lanes.ts'),
+    "import { answer } from '../answer.js';\nexport const load = (name: string) => import(`../../suites/${name}.suite.ts`);\nexport const value = answer;\n",
+  );
+  writeFileSync(join(root, 'suites/one.suite.ts'), "(globalThis as any).loaded = [...((globalThis as any).loaded ?? []), 'one'];\n");
+  writeFileSync(join(root, 'suites/two.suite.ts'), "(globalThis as any).loaded = [...((globalThis as any).loaded ?? []), 'two'];\n");
+  await build(root);
+  const bundle = join(root, 'dist/js/lanes.bundle.js');
+  const loaded = (url: string) =>
+    execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `await (await import('${url}')).load('two'); console.log(JSON.stringify(globalThis.loaded))`],
+      {
+        encoding: 'utf8',
+      },
+    ).trim();
+  expect(readFileSync(bundle, 'utf8')).not.toMatch(/from ['"]\.\.?\//);
+  expect(loaded(pathToFileURL(bundle).href)).toBe('["two"]');
+
+  writeFileSync(join(root, 'suites/two.suite.ts'), "(globalThis as any).loaded = ['two, changed'];\n");
+  await build(root);
+  expect(loaded(pathToFileURL(bundle).href)).toBe('["two, changed"]');
 });
 
 test('sources that do not compile leave the run to tsx', async () => {

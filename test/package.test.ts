@@ -50,6 +50,7 @@ describe('the npm package', () => {
       'dist/js/bin/index.js',
       'dist/js/src/cli/main.js',
       'dist/js/validators.cjs',
+      'dist/js/lanes.bundle.js',
       'dist/js/stamp',
       'src/cli/main.ts',
       'suites/general.suite.ts',

@@ -111,11 +111,6 @@ export function selectedPhases(selection: Selection): Lane[][] {
   );
 }
 
-/** A suite file's path under the package: `keys` is `suites/keys.suite.ts`. */
-export function suiteFile(name: SuiteName): string {
-  return `suites/${name}.suite.ts`;
-}
-
 /** A suite file's registry name: `suites/keys.suite.ts` is `keys`. */
 export function suiteName(file: string): string {
   return basename(file).replace(/\.suite\.ts$/, '');

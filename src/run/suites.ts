@@ -10,8 +10,13 @@ import type { RunParts } from './parts.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 const ROOT = PACKAGE_ROOT;
-/** The one test file vitest runs: it loads the selected suites (src/check/suite-order.ts). */
-const LANES = 'src/check/lanes.ts';
+/**
+ * The one test file vitest runs: the lanes (src/check/lanes.ts), which load the selected suites.
+ * Where this process runs built (bin/compiled.mjs), the same build bundled the lanes with every
+ * module they load into one file, which the worker fetches in one round trip, not one a module;
+ * run through tsx (sources that cannot be built), the sources themselves.
+ */
+const LANES = import.meta.url.includes('/dist/js/') ? 'dist/js/lanes.bundle.js' : 'src/check/lanes.ts';
 
 /** The suites started: running once the run hands them its context, or closed unused. */
 export interface StartedSuites {
