@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { build, compiledUrl } from '../bin/compiled.mjs';
-import { ROOT } from './support/cli.js';
+import { readReport, ROOT, runCli } from './support/cli.js';
 
 // The CLI runs its sources built ahead of time (bin/compiled.mjs, into dist/js); a build that
 // lagged behind the sources would run old code, and one that failed must leave the run to tsx.
@@ -88,6 +88,13 @@ test("vitest's worker gets the lanes and every suite as one module, made again w
   await build(root);
   expect(loaded(pathToFileURL(bundle).href)).toBe('["two, changed"]');
 });
+
+test('run through tsx, not built, a run loads its suites from their sources and judges them', async () => {
+  const result = await runCli(['--only', 'GEN-1,KEY-8'], { CONFORMANCE_NO_COMPILE: '1' });
+  expect(result.exitCode, result.stderr).toBe(0);
+  const statuses = Object.fromEntries(readReport(result).clauses.map((clause) => [clause.id, clause.status]));
+  expect([statuses['GEN-1'], statuses['KEY-8']]).toEqual(['pass', 'pass']);
+}, 120_000);
 
 test('sources that do not compile leave the run to tsx', async () => {
   const root = fakePackage();
