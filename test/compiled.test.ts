@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import nodeModule, { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -95,6 +95,14 @@ test('run through tsx, not built, a run loads its suites from their sources and 
   const statuses = Object.fromEntries(readReport(result).clauses.map((clause) => [clause.id, clause.status]));
   expect([statuses['GEN-1'], statuses['KEY-8']]).toEqual(['pass', 'pass']);
 }, 120_000);
+
+// Node 22.1 and later keep compiled modules on disk; the launcher hands the run the cache's folder.
+test.skipIf(!nodeModule.enableCompileCache)('the launcher hands the run, its threads included, Node’s cache of compiled modules', () => {
+  const cache = mkdtempSync(join(tmpdir(), 'compile-cache-'));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
+  execFileSync(process.execPath, [join(ROOT, 'bin/conformance.mjs'), '--help'], { env: { ...env, NODE_COMPILE_CACHE: cache }, encoding: 'utf8' });
+  expect(readdirSync(cache).length).toBeGreaterThan(0);
+});
 
 test('sources that do not compile leave the run to tsx', async () => {
   const root = fakePackage();
