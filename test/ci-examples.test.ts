@@ -37,13 +37,13 @@ describe('the CI examples', () => {
 
   test('the examples, the action and the component run on a maintained LTS version of Node, the ones engines names', () => {
     const engines = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
-    // Node 20 reached its end of life in April 2026; 22 and 24 are the LTS versions the suite is tested on (.ci/node-lts).
+    // Node 20 reached its end of life in April 2026; 22, 24 and 26 are the LTS versions the suite is tested on (.ci/node-lts).
     expect(engines).toBe('^22.13.0 || >=24');
-    expect(read('github-actions.yml')).toMatch(/node-version: (22|24)\b/);
-    expect(read('gitlab-ci.yml')).toMatch(/image: node:(22|24)\b/);
+    expect(read('github-actions.yml')).toMatch(/node-version: (22|24|26)\b/);
+    expect(read('gitlab-ci.yml')).toMatch(/image: node:(22|24|26)\b/);
     const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: { 'node-version': { default: string } } };
-    expect(action.inputs['node-version'].default).toMatch(/^(22|24)$/);
-    expect(readFileSync(join(ROOT, 'templates/conformance.yml'), 'utf8')).toMatch(/default: node:(22|24)\n/);
+    expect(action.inputs['node-version'].default).toMatch(/^(22|24|26)$/);
+    expect(readFileSync(join(ROOT, 'templates/conformance.yml'), 'utf8')).toMatch(/default: node:(22|24|26)\n/);
     for (const text of [read('github-actions.yml'), read('gitlab-ci.yml')]) expect(text).not.toMatch(/node-version: 20|node:20/);
   });
 
