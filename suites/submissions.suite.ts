@@ -1,7 +1,7 @@
 import { check, snippet, type CheckContext, type HttpResponse, errorOf, idsOf, profileFact } from '../src/kit.js';
 import fc from 'fast-check';
 import { INVALID_SUBMISSION_KINDS, invalidSubmission, type InvalidSubmission, type InvalidSubmissionKind } from './arbitraries/invalidSubmission.js';
-import { BOUNDARY_ROWS, rowData, type RowData } from './arbitraries/rowData.js';
+import { BOUNDARY_ROWS, fakersReady, rowData, type RowData } from './arbitraries/rowData.js';
 import { listAll } from './support/list-all.js';
 import {
   createSubmission,
@@ -472,6 +472,7 @@ check(
   'SUB-5',
   'generated well-formed rows never get a 5xx, and get 201 where any data object is accepted',
   async (t) => {
+    await fakersReady();
     // Each case is one to three rows, as a request of its own would carry; the cases travel many to a submission.
     await t.submissions.property(
       fc.array(rowData(), { minLength: 1, maxLength: 3 }),

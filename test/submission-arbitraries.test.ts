@@ -1,7 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { INVALID_SUBMISSION_KINDS, invalidSubmission } from '../suites/arbitraries/invalidSubmission.js';
-import { BOUNDARY_ROWS, ROW_DATA_BOUNDS, rowData } from '../suites/arbitraries/rowData.js';
+import { BOUNDARY_ROWS, fakersReady, ROW_DATA_BOUNDS, rowData } from '../suites/arbitraries/rowData.js';
+
+// Generated rows speak in seventeen locales, loaded apart from the arbitrary's module.
+beforeAll(fakersReady);
 
 // The generators behind SUB-2, SUB-3 and SUB-5: what they produce must be what the checks claim,
 // or a finding would blame the target for the generator's mistake.

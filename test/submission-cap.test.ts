@@ -1,10 +1,13 @@
 import fc from 'fast-check';
-import { expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { MUTANTS } from '../mutants/index.js';
 import type { ReferenceApp } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
-import { rowData } from '../suites/arbitraries/rowData.js';
+import { fakersReady, rowData } from '../suites/arbitraries/rowData.js';
 import { readReport, runAgainstReference, runCli, sharedRun } from './support/cli.js';
+
+// Generated rows speak in seventeen locales, loaded apart from the arbitrary's module.
+beforeAll(fakersReady);
 
 // Submissions cannot be deleted under the API document, so a run keeps to a cap on those it
 // creates (`--max-submissions`, default 10, issue 24): these runs count them at the reference and

@@ -1,22 +1,4 @@
-// One module a locale: the package's main entry loads all seventy of them.
 import type { Faker } from '@faker-js/faker';
-import { faker as fakerAR } from '@faker-js/faker/locale/ar';
-import { faker as fakerBN_BD } from '@faker-js/faker/locale/bn_BD';
-import { faker as fakerDV } from '@faker-js/faker/locale/dv';
-import { faker as fakerEL } from '@faker-js/faker/locale/el';
-import { faker as fakerEN } from '@faker-js/faker/locale/en';
-import { faker as fakerHE } from '@faker-js/faker/locale/he';
-import { faker as fakerHY } from '@faker-js/faker/locale/hy';
-import { faker as fakerJA } from '@faker-js/faker/locale/ja';
-import { faker as fakerKA_GE } from '@faker-js/faker/locale/ka_GE';
-import { faker as fakerKO } from '@faker-js/faker/locale/ko';
-import { faker as fakerNE } from '@faker-js/faker/locale/ne';
-import { faker as fakerRU } from '@faker-js/faker/locale/ru';
-import { faker as fakerTA_IN } from '@faker-js/faker/locale/ta_IN';
-import { faker as fakerTH } from '@faker-js/faker/locale/th';
-import { faker as fakerUR } from '@faker-js/faker/locale/ur';
-import { faker as fakerVI } from '@faker-js/faker/locale/vi';
-import { faker as fakerZH_CN } from '@faker-js/faker/locale/zh_CN';
 import fc from 'fast-check';
 
 // Generated row `data` objects for SUB-5: what real integrations send (names, addresses, numbers,
@@ -38,26 +20,45 @@ export interface RowDataOptions {
 /** What `rowData()` generates at most by default: the deepest member and the longest string. */
 export const ROW_DATA_BOUNDS = { maxDepth: 24, maxStringLength: 8192 } as const;
 
-/** Locales whose fakers write in different scripts: Arabic, Bengali, Thaana, Greek, Hebrew, ... */
-const FAKERS: readonly Faker[] = [
-  fakerEN,
-  fakerAR,
-  fakerBN_BD,
-  fakerDV,
-  fakerEL,
-  fakerHE,
-  fakerHY,
-  fakerJA,
-  fakerKA_GE,
-  fakerKO,
-  fakerNE,
-  fakerRU,
-  fakerTA_IN,
-  fakerTH,
-  fakerUR,
-  fakerVI,
-  fakerZH_CN,
-];
+/**
+ * Locales whose fakers write in different scripts: Arabic, Bengali, Thaana, Greek, Hebrew, ...
+ * One module a locale (the package's main entry loads all seventy of them), each loaded apart from
+ * this module: the seventeen are some 80 ms of a worker's start on Node 20, before its first check,
+ * and only generated rows need them. Loading begins with this module, beside the first checks, and
+ * `fakersReady()` settles once every one is there; nothing is generated before.
+ */
+const LOCALES = [
+  () => import('@faker-js/faker/locale/en'),
+  () => import('@faker-js/faker/locale/ar'),
+  () => import('@faker-js/faker/locale/bn_BD'),
+  () => import('@faker-js/faker/locale/dv'),
+  () => import('@faker-js/faker/locale/el'),
+  () => import('@faker-js/faker/locale/he'),
+  () => import('@faker-js/faker/locale/hy'),
+  () => import('@faker-js/faker/locale/ja'),
+  () => import('@faker-js/faker/locale/ka_GE'),
+  () => import('@faker-js/faker/locale/ko'),
+  () => import('@faker-js/faker/locale/ne'),
+  () => import('@faker-js/faker/locale/ru'),
+  () => import('@faker-js/faker/locale/ta_IN'),
+  () => import('@faker-js/faker/locale/th'),
+  () => import('@faker-js/faker/locale/ur'),
+  () => import('@faker-js/faker/locale/vi'),
+  () => import('@faker-js/faker/locale/zh_CN'),
+] as const;
+
+/** `LOCALES`' fakers, in their order, once loaded. */
+let FAKERS: readonly Faker[] = [];
+const loading = Promise.all(LOCALES.map(async (load) => (await load()).faker)).then((fakers) => {
+  FAKERS = fakers;
+});
+// A failed load is the error of whoever awaits `fakersReady()`, not an unhandled rejection before.
+loading.catch(() => undefined);
+
+/** Settles once the locales' fakers are loaded: awaited before `rowData()` generates a value. */
+export function fakersReady(): Promise<void> {
+  return loading;
+}
 
 /** Realistic values; dates come from a fixed window so that a seed replays exactly. */
 const REALISTIC: readonly ((f: Faker) => Json)[] = [
@@ -77,8 +78,9 @@ const REALISTIC: readonly ((f: Faker) => Json)[] = [
 ];
 
 /** A realistic value, replayed from the seed fast-check draws (and shrinks towards 0). */
-const realistic: fc.Arbitrary<Json> = fc.tuple(fc.nat(FAKERS.length - 1), fc.nat(REALISTIC.length - 1), fc.integer()).map(([locale, kind, seed]) => {
-  const faker = FAKERS[locale]!;
+const realistic: fc.Arbitrary<Json> = fc.tuple(fc.nat(LOCALES.length - 1), fc.nat(REALISTIC.length - 1), fc.integer()).map(([locale, kind, seed]) => {
+  const faker = FAKERS[locale];
+  if (!faker) throw new Error('rowData() generated a value before fakersReady() settled');
   faker.seed(seed);
   return REALISTIC[kind]!(faker);
 });
