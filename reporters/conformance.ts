@@ -1,4 +1,4 @@
-import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import type { CheckRecord } from '../src/check/outcome.js';
 import { isClauseId, type ClauseId } from '../src/clauses/catalogue.js';
 
@@ -33,7 +33,9 @@ export class ConformanceReporter implements Reporter {
   }
 
   /** Called when the whole run has finished. */
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason?: TestRunEndReason): void {
+    // The lanes file was not found (an install missing its build): nothing ran, which is no pass.
+    if (testModules.length === 0 && reason !== 'interrupted') this.suiteFaults.push('vitest found no suite file to run: the package is incomplete');
     for (const module of testModules) {
       for (const error of module.errors()) this.suiteFaults.push(`${module.moduleId}: ${error.message}`);
       for (const test of module.children.allTests()) this.#collect(test);

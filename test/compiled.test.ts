@@ -87,6 +87,11 @@ test("vitest's worker gets the lanes and every suite as one module, made again w
   writeFileSync(join(root, 'suites/two.suite.ts'), "(globalThis as any).loaded = ['two, changed'];\n");
   await build(root);
   expect(loaded(pathToFileURL(bundle).href)).toBe('["two, changed"]');
+
+  // Removed from a build of the same sources (a cleaned folder): made again, not left missing.
+  rmSync(bundle);
+  await build(root);
+  expect(loaded(pathToFileURL(bundle).href)).toBe('["two, changed"]');
 });
 
 test('run through tsx, not built, a run loads its suites from their sources and judges them', async () => {
