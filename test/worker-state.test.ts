@@ -7,8 +7,8 @@ import { WorkerState } from '../src/check/worker.js';
 import { closeDispatcher } from '../src/http/client.js';
 import type { RunContext } from '../src/check/run-context.js';
 
-// The worker's shared client names, on every exchange, the check the request was made for: the
-// log's evidence says which check sent what, also when concurrent checks overlap.
+// A shared client names, on every exchange, the check the request was made for: the log's
+// evidence says which check sent what, also when concurrent checks overlap.
 
 let server: Server;
 let broker: RunningBroker;
@@ -42,17 +42,17 @@ async function checksOf(...paths: string[]): Promise<(string | undefined)[]> {
   return paths.map((path) => log.find((e) => new URL(e.request.url).pathname === path)?.check);
 }
 
-test('a request of the shared client names its own check while another check, started later, runs beside it', async () => {
+test('requests of shared clients name the check each was made for, while the checks run beside each other', async () => {
   let startA!: () => void;
   const bStarted = new Promise<void>((resolve) => (startA = resolve));
-  const a = state.runFor('A', async () => {
+  const a = (async () => {
     await bStarted;
-    await state.http.get('/api/v1/from-a');
-  });
-  const b = state.runFor('B', async () => {
+    await state.sharedClientFor('A').get('/api/v1/from-a');
+  })();
+  const b = (async () => {
     startA();
-    await state.http.get('/api/v1/from-b');
-  });
+    await state.sharedClientFor('B').get('/api/v1/from-b');
+  })();
   await Promise.all([a, b]);
   expect(await checksOf('/api/v1/from-a', '/api/v1/from-b')).toEqual(['A', 'B']);
 });
@@ -61,22 +61,18 @@ test('shared work names the check that began it, though another check awaits it 
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let shared: Promise<unknown> | null = null;
-  const once = () =>
+  // As `t.once` does: the first caller's make runs, with the first caller's client.
+  const once = (check: string) =>
     (shared ??= (async () => {
       await gate;
-      return state.http.get('/api/v1/shared');
+      return state.sharedClientFor(check).get('/api/v1/shared');
     })());
-  const first = state.runFor('first', () => once());
-  const second = state.runFor('second', async () => {
+  const first = once('first');
+  const second = (async () => {
     release();
-    await once();
-    await state.http.get('/api/v1/from-second');
-  });
+    await once('second');
+    await state.sharedClientFor('second').get('/api/v1/from-second');
+  })();
   await Promise.all([first, second]);
   expect(await checksOf('/api/v1/shared', '/api/v1/from-second')).toEqual(['first', 'second']);
-});
-
-test('outside any check the shared client names none', async () => {
-  await state.http.get('/api/v1/outside');
-  expect(await checksOf('/api/v1/outside')).toEqual([undefined]);
 });

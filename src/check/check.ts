@@ -118,7 +118,7 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
     }
     const t = new CheckContext(run, workerState, { suite: suiteShared.of(suite ?? task.file.name), run: suiteShared.run }, name);
     try {
-      await workerState.runFor(name, () => body(t));
+      await body(t);
     } catch (error) {
       await settle(error, record, run, workerState, t);
     } finally {

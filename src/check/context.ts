@@ -57,6 +57,7 @@ export class CheckContext {
   readonly #state: WorkerState;
   readonly #suite: Shared;
   readonly #wholeRun: Shared;
+  #sharedHttp: HttpClient | null = null;
 
   constructor(
     readonly run: RunContext,
@@ -85,7 +86,8 @@ export class CheckContext {
 
   /** The worker's client, for work several checks share: its exchanges are no one check's evidence. */
   get sharedHttp(): HttpClient {
-    return this.#state.http;
+    this.#sharedHttp ??= this.#state.sharedClientFor(this.name);
+    return this.#sharedHttp;
   }
 
   /**
