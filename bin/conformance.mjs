@@ -35,7 +35,11 @@ const COMPILE_CACHE = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'node-com
 const { enableCompileCache } = nodeModule;
 
 if (process.env[LAUNCHED] || debugging) {
-  enableCompileCache?.(COMPILE_CACHE);
+  if (enableCompileCache) {
+    // Also in the environment, which the run's threads read as they start (a run started directly, without the launcher).
+    process.env.NODE_COMPILE_CACHE = COMPILE_CACHE;
+    enableCompileCache(COMPILE_CACHE);
+  }
   // Not handed down: a run this one starts (a fleet's deployments) has a launcher of its own.
   delete process.env[LAUNCHED];
   // The channel only tells that the launcher went away: it must not keep the run alive.

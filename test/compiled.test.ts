@@ -109,6 +109,18 @@ test.skipIf(!nodeModule.enableCompileCache)('the launcher hands the run, its thr
   expect(readdirSync(cache).length).toBeGreaterThan(0);
 });
 
+test.skipIf(!nodeModule.enableCompileCache)('a run started without the launcher keeps the cache too, in the temporary folder by default', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'compile-cache-tmp-'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST') && name !== 'NODE_COMPILE_CACHE'),
+  );
+  execFileSync(process.execPath, [join(ROOT, 'bin/conformance.mjs'), '--help'], {
+    env: { ...env, CONFORMANCE_LAUNCHED: 'direct', TMPDIR: tmp },
+    encoding: 'utf8',
+  });
+  expect(readdirSync(join(tmp, 'node-compile-cache')).length).toBeGreaterThan(0);
+});
+
 test('sources that do not compile leave the run to tsx', async () => {
   const root = fakePackage();
   writeFileSync(join(root, 'src/answer.ts'), 'export const answer: number = ;\n');
