@@ -35,7 +35,7 @@ export interface CheckOptions extends CheckDimensions {
   /**
    * The check does not depend on the order of its neighbours (it reads, or waits on keys of its
    * own: a second for a revocation, a rate-limit window): it runs beside the concurrent checks next
-   * to it in its suite, a few at a time (vitest's maxConcurrency), so that their waits overlap.
+   * to it in its suite (at most 20 checks at once in the run: src/run/suites.ts), so that their waits overlap.
    * @default false
    */
   readonly concurrent?: boolean;
@@ -48,7 +48,7 @@ export interface CheckOptions extends CheckDimensions {
 
 /**
  * The options of a check that does not depend on its neighbours' order (`CheckOptions.concurrent`):
- * it runs beside them, a few at a time, so that one waits for its answers while another sends.
+ * it runs beside them, so that one waits for its answers while another sends.
  */
 export const BESIDE = { concurrent: true } as const;
 
