@@ -65,8 +65,8 @@ export async function build(root = ROOT) {
   const files = sourcesOf(FOLDERS);
   const worker = existsSync(join(root, WORKER.entry));
   const stamp = stampOf(worker ? [...files, ...sourcesOf(WORKER.folders)] : files, root);
-  // An output removed since (a cleaned folder, a partial copy) is made again, the worker's bundle above all:
-  // without it vitest would find no suite to run.
+  // A bundle removed since (a cleaned folder, a partial copy) is made again: without it vitest
+  // would find no suite to run.
   if (readOr(join(out, STAMP)) === stamp && (!worker || existsSync(join(out, WORKER.file)))) return;
   const { build: esbuild } = await import('esbuild');
   const result = await esbuild({

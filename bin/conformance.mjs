@@ -30,13 +30,13 @@ const debugging = process.execArgv.some((arg) => arg.startsWith('--inspect'));
 // Node's cache of compiled modules on disk (Node 22.1 and later; absent before): a run loads the
 // same modules as the one before, and compiling them is a tenth of a local run. Handed to the run
 // through its environment, which its threads (vitest's worker) read as they start; a run started
-// without the launcher enables it for its main thread. Where the user set one, theirs.
+// without the launcher puts it there itself. Where the user set a folder, theirs.
 const COMPILE_CACHE = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'node-compile-cache');
 const { enableCompileCache } = nodeModule;
 
 if (process.env[LAUNCHED] || debugging) {
   if (enableCompileCache) {
-    // Also in the environment, which the run's threads read as they start (a run started directly, without the launcher).
+    // In the environment too, for the threads (a run started directly, without the launcher).
     process.env.NODE_COMPILE_CACHE = COMPILE_CACHE;
     enableCompileCache(COMPILE_CACHE);
   }

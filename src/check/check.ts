@@ -35,7 +35,8 @@ export interface CheckOptions extends CheckDimensions {
   /**
    * The check does not depend on the order of its neighbours (it reads, or waits on keys of its
    * own: a second for a revocation, a rate-limit window): it runs beside the concurrent checks next
-   * to it in its suite (at most 20 checks at once in the run: src/run/suites.ts), so that their waits overlap.
+   * to it in its suite (at most 20 checks at once in the run: src/run/suites.ts), so that their
+   * waits overlap.
    * @default false
    */
   readonly concurrent?: boolean;

@@ -84,7 +84,7 @@ export class CheckContext {
     return this.run.profile;
   }
 
-  /** The worker's client, for work several checks share: its exchanges are no one check's evidence. */
+  /** A client for work several checks share (begun by this one, which its exchanges name): they are no one check's evidence. */
   get sharedHttp(): HttpClient {
     this.#sharedHttp ??= this.#state.sharedClientFor(this.name);
     return this.#sharedHttp;

@@ -6,7 +6,8 @@ import type { RunContext } from './run-context.js';
 
 /**
  * What one worker keeps for all its checks (a vitest fixture of worker scope, see `check.ts`):
- * one link to the run's broker, the clients it makes, and what the key lifecycle remembers across files.
+ * one link to the run's broker, the clients it makes, and what the key lifecycle remembers across
+ * files.
  * Suites never see it: they reach it through the context's helpers.
  */
 export class WorkerState {

@@ -48,9 +48,9 @@ const LOCALES = [
 ] as const;
 
 /** `LOCALES`' fakers, in their order, once loaded. */
-let FAKERS: readonly Faker[] = [];
+let loadedFakers: readonly Faker[] = [];
 const loading = Promise.all(LOCALES.map(async (load) => (await load()).faker)).then((fakers) => {
-  FAKERS = fakers;
+  loadedFakers = fakers;
 });
 // A failed load is the error of whoever awaits `fakersReady()`, not an unhandled rejection before.
 loading.catch(() => undefined);
@@ -79,7 +79,7 @@ const REALISTIC: readonly ((f: Faker) => Json)[] = [
 
 /** A realistic value, replayed from the seed fast-check draws (and shrinks towards 0). */
 const realistic: fc.Arbitrary<Json> = fc.tuple(fc.nat(LOCALES.length - 1), fc.nat(REALISTIC.length - 1), fc.integer()).map(([locale, kind, seed]) => {
-  const faker = FAKERS[locale];
+  const faker = loadedFakers[locale];
   if (!faker) throw new Error('rowData() generated a value before fakersReady() settled');
   faker.seed(seed);
   return REALISTIC[kind]!(faker);
