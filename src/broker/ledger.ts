@@ -85,15 +85,17 @@ export class Ledger {
   }
 }
 
+/** Which key an entry speaks of: its run, id and name (an announced creation's id is UNKNOWN_ID). */
+export const ledgerIdentity = (e: LedgerEntry) => `${e.baseUrl} ${e.runId} ${e.id} ${e.name ?? ''}`;
+
 /**
  * Created and not deleted again (a deletion matches by run, id and name), and announced creations
  * whose answer never reached the ledger: those carry UNKNOWN_ID and are found again by name.
  */
 export function outstandingOf(entries: readonly LedgerEntry[], kind: LedgerEntry['kind']): LedgerEntry[] {
-  const identity = (e: LedgerEntry) => `${e.baseUrl} ${e.runId} ${e.id} ${e.name ?? ''}`;
   const named = (e: LedgerEntry) => `${e.baseUrl} ${e.runId} ${e.name ?? ''}`;
   const ofKind = entries.filter((e) => e.kind === kind);
-  const deleted = new Set(ofKind.filter((e) => e.event === 'deleted').map(identity));
+  const deleted = new Set(ofKind.filter((e) => e.event === 'deleted').map(ledgerIdentity));
   // Each announcement is answered by a later entry of its name that tells what became of that
   // creation: made (created), refused (not_created), or found by name and deleted (its id unknown).
   // In order, one answer each: a second key asked for under a live key's name (KEY-4) is still
@@ -106,7 +108,7 @@ export function outstandingOf(entries: readonly LedgerEntry[], kind: LedgerEntry
     else if (e.event === 'created' || e.event === 'not_created' || (e.event === 'deleted' && e.id === UNKNOWN_ID)) open.set(named(e), announced.slice(1));
   }
   const pending = new Set([...open.values()].flat());
-  return ofKind.filter((e) => (e.event === 'created' ? !deleted.has(identity(e)) : pending.has(e)));
+  return ofKind.filter((e) => (e.event === 'created' ? !deleted.has(ledgerIdentity(e)) : pending.has(e)));
 }
 
 /** Every entry of a ledger file; a torn last line (a run killed mid-write) is ignored. */

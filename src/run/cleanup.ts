@@ -1,4 +1,4 @@
-import { UNKNOWN_ID, type Ledger, type LedgerEntry } from '../broker/ledger.js';
+import { ledgerIdentity, UNKNOWN_ID, type Ledger, type LedgerEntry } from '../broker/ledger.js';
 import { TransportFailure, type HttpClient } from '../http/client.js';
 import { fillPath, type Profile } from '../profile/profile.js';
 import type { KeyDeletion } from '../keys/deletion.js';
@@ -20,9 +20,6 @@ export interface CleanupResult {
 const ROUNDS = 3;
 /** How long a creation announced but not yet on the target is given to be answered before the ledger is read again. */
 const IN_FLIGHT_SETTLE_MS = 500;
-
-/** A ledger entry's key: its id, else the name it was announced under. */
-const identity = (entry: LedgerEntry) => `${entry.id}\u0000${entry.name ?? ''}`;
 
 /** Pages of the key list read when looking a key up by name: 100 a page covers any real account. */
 const MAX_LIST_PAGES = 50;
@@ -51,13 +48,13 @@ export async function cleanupCreated(
     // Checks stopped by a signal may still have a creation on the wire: its key reaches the ledger
     // after the first round read it, so the ledger is read again until it holds nothing new.
     for (let round = 0, batch = outstanding; batch.length > 0 && round < ROUNDS; round++) {
-      for (const entry of batch) tried.add(identity(entry));
+      for (const entry of batch) tried.add(ledgerIdentity(entry));
       const done = await deleteKeys(http, ledger, profile, batch, spec);
       all.deleted.push(...done.deleted);
       all.leftBehind.push(...done.leftBehind);
       // A creation announced and not yet on the target: its answer may still come.
       if (done.notCreated > 0) await sleep(IN_FLIGHT_SETTLE_MS);
-      batch = ledger.outstanding('api_key').filter((entry) => !tried.has(identity(entry)));
+      batch = ledger.outstanding('api_key').filter((entry) => !tried.has(ledgerIdentity(entry)));
     }
     return all;
   })();
