@@ -8,7 +8,7 @@
 
 // What requests and responses look like.
 export type { Credential, HttpResponse } from './http/client.js';
-export { describeRequest, failedCredential, fromApi, type Exchange } from './http/exchange.js';
+export { describeRequest, endedAt, failedCredential, fromApi, type Exchange } from './http/exchange.js';
 export { isLoopback } from './http/loopback.js';
 export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';
 export { SUBMISSION_CREATION_PATH } from './broker/submission-cap.js';

@@ -1,4 +1,4 @@
-import { check, failedCredential, fromApi, type CheckContext, type Exchange, type HttpResponse, RESET_SKEW_SECONDS, rateHeaders } from '../src/kit.js';
+import { check, endedAt, failedCredential, fromApi, type CheckContext, type Exchange, type HttpResponse, RESET_SKEW_SECONDS, rateHeaders } from '../src/kit.js';
 import { provokeLimit, stepOf, type BurstResult } from './support/bursts.js';
 import { first429Of, PROBE } from './support/limits.js';
 import { exhausted } from './support/exhaustion.js';
@@ -24,7 +24,7 @@ async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior:
   const last = withoutKey[withoutKey.length - 1];
   if (!last) return { prior: [], failed: 0 };
   const resetOf = (e: Exchange) => {
-    const step = stepOf(asResponse(e), Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs, windowMs);
+    const step = stepOf(asResponse(e), Date.parse(e.startedAt), endedAt(e), windowMs);
     return step.reset;
   };
   const reset = resetOf(last);

@@ -1,5 +1,6 @@
 import {
   check,
+  endedAt,
   sleep,
   type CheckContext,
   type HttpResponse,
@@ -355,7 +356,8 @@ check(
         deleted,
         ...served.slice(0, 3),
       );
-      await sleep(1000);
+      // A second after the deletion was answered: the sweep's requests count toward the wait.
+      await sleep(endedAt(deleted.exchange) + 1000 - Date.now());
       const later = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       ensureRevoked(t, later, 'a request with the deleted key a second later', deleted);
     } finally {
@@ -411,8 +413,10 @@ check(
         () => `the key was used but its last-use time is still ${JSON.stringify(before.value)} ${LAST_USE_SETTLE_MS / 1000} s later`,
         before.res,
       );
-      // Last-use times may have a resolution of one second.
-      await sleep(1100);
+      // Last-use times may have a resolution of one second: the key is used again 1.1 s after its
+      // last use (the first, as it was created), the reading of its time counting toward the wait.
+      const lastUse = key.firstUse.last?.exchange;
+      await sleep((lastUse ? endedAt(lastUse) : Date.now()) + 1100 - Date.now());
       const use = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       t.ensure(use.status === 200, () => `using the key again answered ${use.status}`, use);
       const after = await lastUseUntil(t, key, (value) => movedOn(before.value, value));

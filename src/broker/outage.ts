@@ -1,4 +1,4 @@
-import { fromApi, type Exchange, type TransportFailureKind } from '../http/exchange.js';
+import { endedAt, fromApi, type Exchange, type TransportFailureKind } from '../http/exchange.js';
 
 /** Exchanges in a row without an answer of the API that mean the target is gone… */
 const IN_A_ROW = 6;
@@ -100,7 +100,7 @@ export class OutageWatch {
     if (kind !== 'front-end') void this.#confirm();
     if (this.#streak.length < IN_A_ROW) return null;
     const first = Date.parse(this.#streak[0]!.startedAt);
-    const last = Date.parse(exchange.startedAt) + exchange.durationMs;
+    const last = endedAt(exchange);
     if (last - first < OVER_MS) return null;
     return this.#declare(first, what(this.#streak));
   }

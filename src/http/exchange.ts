@@ -109,6 +109,11 @@ export function failedCredential(exchange: Pick<Exchange, 'auth' | 'response'>):
   return exchange.auth === 'malformed' || exchange.auth === 'invalid' || (exchange.auth !== 'none' && exchange.response?.status === 401);
 }
 
+/** When the exchange ended, on the run's clock (ms since the epoch): its answer read whole, or its failure. */
+export function endedAt(exchange: Pick<Exchange, 'startedAt' | 'durationMs'>): number {
+  return Date.parse(exchange.startedAt) + exchange.durationMs;
+}
+
 export function describeRequest(exchange: Pick<Exchange, 'request'>): string {
   return `[${exchange.request.method}] "${exchange.request.url}"`;
 }

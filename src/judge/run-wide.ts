@@ -1,5 +1,5 @@
 import type { ClauseId } from '../clauses/catalogue.js';
-import { fromApi, type Exchange } from '../http/exchange.js';
+import { endedAt, fromApi, type Exchange } from '../http/exchange.js';
 import { RESET_SKEW_SECONDS, rateHeaders } from '../http/rate-headers.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors } from '../schemas.js';
@@ -72,7 +72,6 @@ const parsed = (e: Answered): unknown => {
   parsedBodies.set(e, value);
   return value;
 };
-const doneAt = (e: Exchange) => Date.parse(e.startedAt) + e.durationMs;
 const isJsonObject = (text: string): boolean => {
   try {
     const value: unknown = JSON.parse(text);
@@ -207,7 +206,7 @@ export const RUN_WIDE_JUDGES = {
       .flatMap((e) => {
         const h = rateHeaders(e.response.headers);
         const ceiling = profile.limits.perKeyPerMinute;
-        const at = doneAt(e) / 1000;
+        const at = endedAt(e) / 1000;
         const reasons: string[] = [];
         if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}${whoseCeiling(ceiling)}`);
         if (h.remaining !== null && h.limit !== null && h.remaining > h.limit)
@@ -230,7 +229,7 @@ export const RUN_WIDE_JUDGES = {
 
   'RATE-8': (log, profile) => {
     // Only a Reset that is a Unix time near the response tells two windows apart (RATE-2 judges the rest).
-    const plausible = (e: Answered, reset: number) => Math.abs(reset - doneAt(e) / 1000) <= profile.limits.windowSeconds + RESET_SKEW_SECONDS;
+    const plausible = (e: Answered, reset: number) => Math.abs(reset - endedAt(e) / 1000) <= profile.limits.windowSeconds + RESET_SKEW_SECONDS;
     const last = new Map<string, Answered>();
     // Pairs of sequential requests of a key in one window where Remaining did not fall, and
     // whether it fell anywhere. A sliding window or a token bucket gives budget back between two
@@ -248,7 +247,7 @@ export const RUN_WIDE_JUDGES = {
       const a = rateHeaders(before.response.headers);
       const b = rateHeaders(e.response.headers);
       // Overlapping requests may be handled in either order; the clock alone cannot tell (ms rounding).
-      const sequential = !before.overlapped && !e.overlapped && doneAt(before) <= Date.parse(e.startedAt);
+      const sequential = !before.overlapped && !e.overlapped && endedAt(before) <= Date.parse(e.startedAt);
       if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
       if (!plausible(before, a.reset)) continue;
       const route = routeOf(e);
