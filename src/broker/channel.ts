@@ -32,7 +32,8 @@ export interface BrokerContract {
   addRevealedSecret(value: string): void;
   addCandidateSecret(value: string): void;
   secrets(): string[];
-  log(): readonly Exchange[];
+  /** The log from place `from` on: a worker asks only for what it has not had yet. */
+  log(from: number): readonly Exchange[];
   addLedgerEntry(entry: LedgerEntry): void;
   /** Resolves once the key that deletes the run's keys can still delete every live one (see `Broker.untilDeletable`). */
   untilDeletable(): Promise<void>;
@@ -69,7 +70,7 @@ function operations(broker: Broker): { readonly [Op in BrokerOp]: (...args: Para
     addRevealedSecret: (value) => broker.addRevealedSecret(value),
     addCandidateSecret: (value) => broker.addCandidateSecret(value),
     secrets: () => broker.secrets(),
-    log: () => broker.log(),
+    log: (from) => broker.log().slice(from),
     addLedgerEntry: (entry) => broker.addLedgerEntry(entry),
     untilDeletable: () => broker.untilDeletable(),
     claimSubmission: (cap) => broker.claimSubmission(cap),
