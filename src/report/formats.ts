@@ -12,8 +12,9 @@ export interface ReportFormat {
   readonly file: string;
   /**
    * Renders the already redacted document; `others` are the paths of the other reports, for a
-   * format that names them; `log` is every exchange of the run, redacted too (empty for a run
-   * stopped before its broker).
+   * format that names them; `log` is every exchange of the run (empty for a run stopped before its
+   * broker), redacted too unless every secret is plain (`Redactor.plainSecrets`: the rendered text's
+   * own redaction then finds them all). A format renders no secret but as it found it.
    */
   readonly render: (document: ConformanceDocument, others: readonly string[], log: readonly Exchange[]) => string;
   /** Also appended to `$GITHUB_STEP_SUMMARY` when it is set. */

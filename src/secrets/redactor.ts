@@ -48,6 +48,16 @@ export class Redactor {
     return this.#secrets.length;
   }
 
+  /**
+   * True when every secret is made of characters no report format escapes (`PLAIN`): letters,
+   * digits and `-._~+/=:`. Each then stands in any rendered report exactly as in the values it
+   * was rendered from, with its encoded forms and its parts, so that `redact` over the rendered
+   * text finds whatever `redactDeep` over the values would have.
+   */
+  get plainSecrets(): boolean {
+    return this.#secrets.every(({ value }) => PLAIN.test(value));
+  }
+
   /** True when `text` holds a secret or a part of one. */
   leaks(text: string): boolean {
     if (this.#secrets.length === 0 || text.length < SECRET_PART_LENGTH) return false;
@@ -223,6 +233,9 @@ export class Redactor {
     return best;
   }
 }
+
+/** Characters that JSON, HTML, XML and Markdown as the reports write them all leave as they are. */
+const PLAIN = /^[A-Za-z0-9\-._~+/=:]*$/;
 
 /** Strings up to this length are redacted once for each `redactDeep`: names, header values, short bodies. */
 const REMEMBERED_LENGTH = 1024;
