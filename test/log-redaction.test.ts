@@ -10,9 +10,10 @@ import { Redactor, SECRET_PART_LENGTH } from '../src/secrets/redactor.js';
 import { stoppedResults } from '../src/verdict/verdict.js';
 
 // The log's exchanges reach exchanges.har and ctrf.json. Where every secret is plain, they are
-// rendered as logged and each rendered text is redacted whole; where a secret holds a character
-// JSON escapes, the log is redacted string by string first, or the secret would stand escaped in
-// the text. Either way no report holds a part of a secret the log held, as it was or escaped.
+// rendered as logged but for their URLs (redacted: HAR writes a query decoded), and each rendered
+// text is redacted whole; where a secret holds a character JSON escapes, the log is redacted string
+// by string first, or the secret would stand escaped in the text. Either way no report holds a part
+// of a secret the log held, as it was, escaped or decoded.
 
 test('plain secrets are letters, digits and -._~+/=: only', () => {
   const redactor = new Redactor();
@@ -34,15 +35,18 @@ function exchangeWith(secret: string): Exchange {
     auth: 'main',
     bucket: 'main',
     check: 'KEY-4 a check',
-    request: { method: 'GET', url: `http://127.0.0.1:9/api/v1/api_keys?hint=${encodeURIComponent(secret)}`, headers: { 'x-echo': secret } },
+    request: { method: 'GET', url: `http://127.0.0.1:9/api/v1/api_keys?hint=${encodeURIComponent(secret)}&raw=${secret}`, headers: { 'x-echo': secret } },
     response: { status: 200, headers: { 'x-key': secret, 'content-type': 'text/plain' }, body, bytes: body.length, truncated: false, json: 'invalid' },
   };
 }
 
-/** Every run of SECRET_PART_LENGTH characters of the secret's part after `sk_`, as it is and as JSON writes it inside a string. */
+/**
+ * Every run of SECRET_PART_LENGTH characters of the secret's part after `sk_`: as it is, as JSON
+ * writes it inside a string, and as a query decodes it (a `+` read as a space).
+ */
 function partsOf(secret: string): string[] {
   const parts: string[] = [];
-  for (const text of [secret, JSON.stringify(secret).slice(1, -1)]) {
+  for (const text of [secret, JSON.stringify(secret).slice(1, -1), secret.replace(/\+/g, ' ')]) {
     const body = text.slice('sk_'.length);
     for (let i = 0; i + SECRET_PART_LENGTH <= body.length; i++) parts.push(body.slice(i, i + SECRET_PART_LENGTH));
   }
@@ -51,6 +55,8 @@ function partsOf(secret: string): string[] {
 
 for (const [kind, secret] of [
   ['a plain secret', 'sk_Q9vLmT2xRk8NwZpA4sYhJc6uEb1GdFo3'],
+  // Plain too; sent raw in a query, it reads with spaces where HAR writes the query decoded.
+  ['a plain secret with a + at least every eight', 'sk_Q9vL+T2xR+k8Nw+ZpA4+sYhJ+c6uE'],
   // A character JSON escapes at least every eight: escaped, no run of eight of the secret stays whole.
   ['a secret JSON escapes', 'sk_Q9vL"T2xR\\k8Nw"ZpA4\\sYhJ"c6uE'],
 ] as const) {

@@ -13,8 +13,8 @@ export interface ReportFormat {
   /**
    * Renders the already redacted document; `others` are the paths of the other reports, for a
    * format that names them; `log` is every exchange of the run (empty for a run stopped before its
-   * broker), redacted too unless every secret is plain (`Redactor.plainSecrets`: the rendered text's
-   * own redaction then finds them all). A format renders no secret but as it found it.
+   * broker), redacted (`logForFormats` in `write.ts`): a format writes each string of it as it is,
+   * escaped as its syntax needs, and only its URLs otherwise (decoded).
    */
   readonly render: (document: ConformanceDocument, others: readonly string[], log: readonly Exchange[]) => string;
   /** Also appended to `$GITHUB_STEP_SUMMARY` when it is set. */

@@ -14,8 +14,8 @@ export const HAR_FULL_LOG_LIMIT = 32 * 1024 * 1024;
  * `exchanges.har`: the run's exchanges in HAR 1.2, which browser devtools, Insomnia, Postman and
  * Charles open. Every exchange of the run, in the order sent, or past `HAR_FULL_LOG_LIMIT` the
  * exchanges of evidence; each entry's comment names the check and clause that made it. Rendered
- * from the log, redacted first unless every secret is plain (`writeReports`), and redacted as a
- * text, like every report.
+ * from the log as `writeReports` hands it (redacted, or in its URLs only where every secret is
+ * plain), and redacted as a text, like every report.
  */
 export function renderHar(doc: ConformanceDocument, log: readonly Exchange[]): string {
   const bodies = log.reduce((n, e) => n + (e.request.body?.length ?? 0) + (e.response?.body.length ?? 0), 0);

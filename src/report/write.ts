@@ -24,11 +24,7 @@ export interface WriteOptions {
 export function writeReports(document: ConformanceDocument, dir: string, redactor: Redactor, options: WriteOptions = {}): string[] {
   // No secret, and no local path: file names only (issue 26).
   const safe = withoutLocalPaths(redactor.redactDeep(document));
-  // The log is megabytes of strings. Where every secret is plain (`Redactor.plainSecrets`), the
-  // redaction of each rendered text below finds all a copy of it redacted string by string would
-  // have, and that copy (some 40 ms of a local run's end) is spared; otherwise a secret with a
-  // quote or a backslash could stand escaped in the text, and the log is redacted first.
-  const log = redactor.plainSecrets ? (options.log ?? []) : redactor.redactDeep(options.log ?? []);
+  const log = logForFormats(options.log ?? [], redactor);
   const formats: readonly ReportFormat[] = Object.values(REPORT_FORMATS);
   const written: string[] = [];
   for (const format of formats) {
@@ -40,4 +36,18 @@ export function writeReports(document: ConformanceDocument, dir: string, redacto
     written.push(path);
   }
   return written;
+}
+
+/**
+ * The log as the formats take it: redacted string by string, or, where every secret is plain
+ * (`Redactor.plainSecrets`), only in its URLs, whose query a format may write decoded (the HAR's
+ * `queryString`: a `+` read as a space). A format writes every other string of the log as it is,
+ * escaped as its syntax needs, and a plain secret stands in that text as in the string: the
+ * redaction of each rendered text finds all a copy redacted string by string would have, and that
+ * copy of megabytes (some 40 ms of a local run's end) is spared. A secret with a quote or a
+ * backslash could stand escaped in the text: then the log is redacted first.
+ */
+function logForFormats(log: readonly Exchange[], redactor: Redactor): readonly Exchange[] {
+  if (!redactor.plainSecrets) return redactor.redactDeep(log);
+  return log.map((e) => ({ ...e, request: { ...e.request, url: redactor.redact(e.request.url) } }));
 }
