@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { referenceProfile, startReference } from '../reference/server.js';
 import { Broker } from '../src/broker/broker.js';
@@ -27,8 +28,17 @@ async function fullRuns(): Promise<void> {
     requests = readReport(result).environment.requests;
   }
   console.log(
-    `full run against the embedded reference: median ${(median(times) / 1000).toFixed(2)} s over ${RUNS} runs (${times.map((t) => (t / 1000).toFixed(2)).join(', ')} s), ${requests} requests`,
+    `full run against the embedded reference: median ${(median(times) / 1000).toFixed(2)} s over ${RUNS} runs (${times.map((t) => (t / 1000).toFixed(2)).join(', ')} s), ${requests} requests, ${runtime()}`,
   );
+}
+
+/**
+ * The Node the figures were taken on, beside the versions the package supports: the same run
+ * differs by a tenth or more between them (docs/running.md).
+ */
+function runtime(): string {
+  const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+  return `Node ${process.versions.node} (package.json engines: node ${engines.node})`;
 }
 
 /** The harness path a worker takes (broker acquire + record over the channel) beside bare undici. */
