@@ -42,6 +42,8 @@ test("each read of the log is the whole log, though it fetches only what was add
   // Read at once, both are whole, each exchange once.
   expect(paths(second)).toEqual(['/api/v1/a', '/api/v1/b', '/api/v1/c']);
   expect(third).toEqual(second);
+  // Fetched once: a read that fetched it again would hold another copy (the channel clones).
+  expect(second[0]).toBe(first[0]);
   // A read is a snapshot: a later one does not grow an earlier one.
   expect(first).toHaveLength(1);
   // The broker's own entries, as the run records them (the leak scan's marks, the place in the log).
