@@ -416,7 +416,7 @@ check(
       // Last-use times may have a resolution of one second: the key is used again 1.1 s after its
       // last use (the first, as it was created), the reading of its time counting toward the wait.
       const lastUse = key.firstUse.last?.exchange;
-      await sleep((lastUse ? endedAt(lastUse) : Date.now()) + 1100 - Date.now());
+      await sleep(lastUse ? endedAt(lastUse) + 1100 - Date.now() : 1100);
       const use = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       t.ensure(use.status === 200, () => `using the key again answered ${use.status}`, use);
       const after = await lastUseUntil(t, key, (value) => movedOn(before.value, value));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { readLedgerFile, type LedgerEntry } from '../src/broker/ledger.js';
-import { runCli } from './support/cli.js';
+import { sharedRun } from './support/cli.js';
 
 // Checks declared `concurrent` (CheckOptions) run at once with their neighbours in the file: the
 // key checks' and rate-limit checks' waits overlap instead of adding up, which the run's wall
@@ -16,7 +16,8 @@ function lifetime(ledger: readonly LedgerEntry[], purpose: string): { created: n
 }
 
 test('concurrent checks of one file run at once: the keys of KEY-5 and KEY-7 live at the same time', async () => {
-  const result = await runCli(['--only', 'KEY-5,KEY-7', '--max-keys', '1']);
+  // The run test/key-waits.test.ts reads too, made once.
+  const result = await sharedRun(['--only', 'KEY-5,KEY-7', '--max-keys', '1']);
   expect(result.exitCode, result.stderr || result.stdout).toBe(0);
   const ledger = readLedgerFile(join(result.reportDir, 'ledger.jsonl'));
   const revoked = lifetime(ledger, 'revoked');

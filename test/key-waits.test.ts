@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { runCli } from './support/cli.js';
+import { sharedRun } from './support/cli.js';
 
 // The waits of KEY-5 and KEY-7 count from what they wait after: a second from the deletion's
 // answer (KEY-5's requests meanwhile count toward it), 1.1 s from the key's last use (KEY-7's
@@ -20,7 +20,8 @@ const endOf = (e: Entry) => startOf(e) + e.time;
 const CLOCK_MS = 2;
 
 test('KEY-5 asks again a second after the deletion was answered, and KEY-7 uses its key again 1.1 s after its last use', async () => {
-  const result = await runCli(['--only', 'KEY-5,KEY-7', '--max-keys', '1']);
+  // The run test/concurrent-checks.test.ts reads too, made once.
+  const result = await sharedRun(['--only', 'KEY-5,KEY-7', '--max-keys', '1']);
   expect(result.exitCode, result.stderr || result.stdout).toBe(0);
   const entries = (JSON.parse(readFileSync(join(result.reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: Entry[] } }).log.entries;
   const of = (clause: string) => entries.filter((e) => e.comment.includes(`clause ${clause},`));
