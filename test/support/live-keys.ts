@@ -1,4 +1,5 @@
 import type { Account } from '../../reference/store.js';
+import { sleep } from '../../src/sleep.js';
 
 /** Names of the keys the suite made (by its naming, `conformance-…`) that still work, in the accounts given. */
 export function liveRunKeys(accounts: readonly Account[]): string[] {
@@ -18,6 +19,6 @@ export async function untilKeyLive(live: () => string[], timeoutMs: number): Pro
     const names = live();
     if (names.length > 0) return names;
     if (Date.now() > deadline) throw new Error(`no key of the run was live within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await sleep(25);
   }
 }
