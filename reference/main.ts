@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConformanceError } from '../src/errors.js';
 import { loadProfile } from '../src/profile/profile.js';
-import { REFERENCE_PROFILE_FILE, startReference } from './server.js';
+import { REFERENCE_PROFILE_FILE, REFERENCE_RECORDS, startReference } from './server.js';
 
 /**
  * `npm run reference`: the reference server on its own, for pointing a run (or curl) at it.
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '8787' },
       host: { type: 'string', default: '127.0.0.1' },
       window: { type: 'string' },
-      records: { type: 'string', default: '250' },
+      records: { type: 'string', default: String(REFERENCE_RECORDS) },
       profile: { type: 'string', default: REFERENCE_PROFILE_FILE },
     },
   });

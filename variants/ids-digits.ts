@@ -2,7 +2,7 @@ import { useIdScheme } from './support/identifiers.js';
 import { defineVariant } from './variant.js';
 
 /**
- * Every identifier is the row's autoincrement number as a digit string ("1", "2", … "250"), one
+ * Every identifier is the row's autoincrement number as a digit string ("1", "2", "3" and on), one
  * sequence per kind over the whole deployment, so two accounts never share an id.
  */
 export default defineVariant({

@@ -1,7 +1,7 @@
 import { seedAccount } from '../reference/data.js';
 import { defineVariant } from './variant.js';
 
-/** Records of the second account: more than the main account's 250. */
+/** Records of the second account: more than the main account's (reference/server.ts, REFERENCE_RECORDS). */
 const OTHER_RECORDS = 400;
 
 /**

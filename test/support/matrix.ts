@@ -10,11 +10,6 @@ import type { Profile } from '../../src/profile/profile.js';
 // a flaky test.
 const MATRIX_ARGS: readonly string[] = ['--property-runs', '25'];
 
-// The reference holds 120 records instead of 250: still more than the default page of 100 and
-// past a page boundary at every limit the walks use, and some 150 requests fewer a run (the walk
-// at limit 1 reads every record).
-const MATRIX_RECORDS = 120;
-
 // Exhausting a key under that ceiling costs 1,000 to 2,000 requests, half of a run, and proves
 // nothing about a behaviour elsewhere: a run whose subject is not rate limiting leaves out the
 // checks that exhaust a budget. The rate-limit judges over the whole run's responses (RATE-1,
@@ -35,7 +30,7 @@ export function matrixArgs(rateLimits: boolean): readonly string[] {
   return rateLimits ? MATRIX_ARGS : [...MATRIX_ARGS, '--skip', EXHAUSTING_CHECKS.join(',')];
 }
 
-/** The reference a matrix run checks: the mutant's or variant's `modify`, the matrix profile, fewer records. */
+/** The reference a matrix run checks: the mutant's or variant's `modify`, and the matrix profile. */
 export function matrixTarget(modify: ReferenceOptions['modify'], profile: Profile, rateLimits: boolean): ReferenceOptions {
-  return { ...(modify ? { modify } : {}), profile: matrixProfile(profile, rateLimits), records: MATRIX_RECORDS };
+  return { ...(modify ? { modify } : {}), profile: matrixProfile(profile, rateLimits) };
 }
