@@ -7,8 +7,9 @@ import { ProgressReporter } from '../reporters/progress.js';
 import type { RunParts } from '../src/run/parts.js';
 
 export const RUN_PARTS: RunParts = {
-  // Loaded only for the embedded run: a run against a base URL needs no server (fastify, faker).
-  startEmbeddedTarget: async (options) => (await import('../reference/server.js')).startReference(options),
+  // On a thread of its own (`reference/thread.ts`), loaded only for the embedded run: a run against
+  // a base URL needs no server (fastify, faker).
+  startEmbeddedTarget: async (options) => (await import('../reference/thread.js')).startReferenceThread(options),
   collector: () => new ConformanceReporter(),
   progress: (out) => new ProgressReporter(out),
   githubAnnotations: (out) => new GithubAnnotationsReporter(out),

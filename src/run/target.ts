@@ -18,12 +18,17 @@ export interface Target {
 }
 
 /**
- * The configured target, or the embedded reference server when no base URL is set: the shipped
- * reference profile for it, the document-only profile for any other target, unless one is given.
+ * The target's profile, read before anything starts (a profile that cannot be read is a setting
+ * error): the one given, else the shipped reference profile for the embedded reference server (no
+ * base URL set), the document-only profile for any other target.
  */
-export async function openTarget(settings: Settings, startEmbedded: RunParts['startEmbeddedTarget']): Promise<Target> {
+export function targetProfile(settings: Settings): LoadedProfile {
+  return loadProfile(settings.profileFile ?? (settings.baseUrl === null ? REFERENCE_PROFILE_FILE : DOCUMENT_PROFILE_FILE));
+}
+
+/** The configured target, or the embedded reference server when no base URL is set, with its profile (`targetProfile`). */
+export async function openTarget(settings: Settings, loaded: LoadedProfile, startEmbedded: RunParts['startEmbeddedTarget']): Promise<Target> {
   const embedded = settings.baseUrl === null;
-  const loaded = loadProfile(settings.profileFile ?? (embedded ? REFERENCE_PROFILE_FILE : DOCUMENT_PROFILE_FILE));
   if (!embedded) {
     return { baseUrl: settings.baseUrl!, keys: { main: settings.apiKey!, other: settings.otherAccountApiKey }, loaded, reference: null };
   }

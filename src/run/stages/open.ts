@@ -4,10 +4,11 @@ import { bucketOfCredential } from '../../http/client.js';
 import { inferKeyPrefix } from '../../keys/prefix.js';
 import { clockMarginMs } from '../../pacing/margin.js';
 import { guardOutput, type GuardedOutput } from '../../secrets/leak-scan.js';
+import { relayOutput } from '../../output.js';
 import { checkProfileCertifiable } from '../../verdict/certification.js';
 import { startHeartbeat } from '../heartbeat.js';
 import { newRunId } from '../run-id.js';
-import { openTarget, type Target } from '../target.js';
+import { openTarget, targetProfile, type Target } from '../target.js';
 import { remainingFor } from './estimate.js';
 import type { RunSettings } from './settings.js';
 import { Teardown } from './teardown.js';
@@ -35,19 +36,45 @@ export interface Opened extends RunSettings {
 }
 
 /**
- * Opens the target (the embedded reference, or the base URL with its profile), then starts the
- * broker (its pacer's clock margin: `pacing/margin.ts`), the heartbeat that keeps a waiting run
- * from going silent, the checks' vitest (waiting for the run's context), and the teardown that
- * deletes whatever keys the run goes on to create.
+ * Starts the checks' vitest (waiting for the run's context), opens the target (the embedded
+ * reference, or the base URL with its profile), then starts the broker (its pacer's clock margin:
+ * `pacing/margin.ts`), the heartbeat that keeps a waiting run from going silent, and the teardown
+ * that deletes whatever keys the run goes on to create.
  */
 export async function openStage(input: RunSettings): Promise<Opened> {
   const { settings, stops } = input;
-  const target = await openTarget(settings, input.parts.startEmbeddedTarget);
+  const loaded = targetProfile(settings);
+  // Before the first request: a certificate needs every MUST clause able to apply. The embedded
+  // reference has both accounts' keys; the limits it changes are no clause's need.
+  const hasOtherAccountKey = settings.baseUrl === null || settings.otherAccountApiKey !== null;
+  if (settings.certify) checkProfileCertifiable({ profile: loaded.profile, hasOtherAccountKey }, loaded.profile.name);
+  // The checks' vitest starts first, once no setting can stop the run: loading it is the longest
+  // part of a run's start, and its worker loads the suites while the target starts and the
+  // preflight and the key pool are under way; its checks wait for the run's context
+  // (`executionStage`). A dry run has none. Its lines go to the console as they are until the
+  // console is guarded (below): before the run hands the checks their context, which holds the
+  // keys, vitest knows no secret to print.
+  const collector = input.parts.collector();
+  const suitesOutput = relayOutput(input.io);
+  const suites = settings.dryRun
+    ? null
+    : startSuites({
+        selection: { only: settings.only, skip: settings.skip },
+        collector,
+        reporters: input.parts,
+        io: suitesOutput,
+        // Hands over the running vitest, so that a signal can stop it and clean up (interrupt.ts).
+        onStart: (vitest) => {
+          stops.reached({ running: vitest });
+          stops.interrupt.claim();
+          if (stops.interrupt.signal) void vitest.cancelCurrentRun('keyboard-input');
+        },
+      });
+  stops.reached({ suites });
+  const target = await openTarget(settings, loaded, input.parts.startEmbeddedTarget);
   stops.reached({ target });
   const { baseUrl, keys } = target;
   const profile = target.loaded.profile;
-  // Before the first request: a certificate needs every MUST clause able to apply.
-  if (settings.certify) checkProfileCertifiable({ profile, hasOtherAccountKey: keys.other !== null }, profile.name);
   stops.provisional.write();
   const runId = newRunId(input.startedAt);
   const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
@@ -79,26 +106,9 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   broker.addConfiguredSecret(keys.other);
   for (const [, value] of settings.extraHeaders) broker.addConfiguredSecret(value);
   for (const form of input.signingKey?.secretForms ?? []) broker.redactor.add(form);
+  suitesOutput.to(io);
   const served = await serveBroker(broker);
   stops.reached({ served });
-  // The checks' vitest starts now, its worker loading the suites while the preflight and the key
-  // pool are under way; its checks wait for the run's context (`executionStage`). A dry run has none.
-  const collector = input.parts.collector();
-  const suites = settings.dryRun
-    ? null
-    : startSuites({
-        selection: { only: settings.only, skip: settings.skip },
-        collector,
-        reporters: input.parts,
-        io,
-        // Hands over the running vitest, so that a signal can stop it and clean up (interrupt.ts).
-        onStart: (vitest) => {
-          stops.reached({ running: vitest });
-          stops.interrupt.claim();
-          if (stops.interrupt.signal) void vitest.cancelCurrentRun('keyboard-input');
-        },
-      });
-  stops.reached({ suites });
   const teardown = new Teardown({
     target,
     broker,

@@ -1,0 +1,38 @@
+import { createServer } from 'node:net';
+import { request } from 'undici';
+import { describe, expect, test } from 'vitest';
+import { startReferenceThread } from '../reference/thread.js';
+
+// The embedded run's target serves from a thread of its own (reference/thread.ts): it must serve
+// as the reference does, with the options it was given, close when told, and say why when it
+// cannot start, rather than leave the run waiting.
+
+const get = (url: string, key: string) => request(`${url}/api/v1/workspaces`, { headers: { authorization: `Bearer ${key}` } });
+
+describe('the reference on a thread of its own', () => {
+  test('serves both accounts with the window it was given, and is gone once closed', async () => {
+    const reference = await startReferenceThread({ windowSeconds: 1 });
+    try {
+      expect(reference.profile.limits.windowSeconds).toBe(1);
+      for (const key of [reference.keys.main, reference.keys.other]) {
+        const res = await get(reference.url, key);
+        expect(res.statusCode).toBe(200);
+        expect((await res.body.json()) as { items: unknown[] }).toHaveProperty('items');
+      }
+    } finally {
+      await reference.close();
+    }
+    await expect(get(reference.url, reference.keys.main)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  test('that cannot start rejects with the reason, not a wait', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      await expect(startReferenceThread({ port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      taken.close();
+    }
+  });
+});
