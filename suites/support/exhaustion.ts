@@ -1,4 +1,4 @@
-import { sleep, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../../src/kit.js';
+import { endedAt, sleep, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../../src/kit.js';
 import { provokeLimit, type BurstResult } from './bursts.js';
 import { PROBE } from './limits.js';
 
@@ -82,9 +82,17 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
     const mainRefused = again.res.status === 429 && main.status === 429;
     if (mainRefused) mainRefusals++;
     if ((rolledOver || mainRefused) && attempt < EXHAUSTION_ATTEMPTS) {
-      await recovery.catch(() => undefined);
+      const recovered = await recovery.catch(() => null);
       await budget.untilFresh(auth);
       if (mainRefused) await budget.untilFresh('main');
+      // The next burst must start on a fresh budget, or a 429 before the ceiling reads as a budget
+      // shared with other keys (RATE-6). The Reset the target named need not say when that is: a
+      // sliding log names the time its oldest request leaves the window, while the probes sent
+      // since may still be in it. A whole window after the key's last request, every way of
+      // counting has forgotten them.
+      const probes = [again.res, recovered && 'res' in recovered ? recovered.res : null];
+      const last = Math.max(...probes.map((res) => (res ? endedAt(res.exchange) : 0)));
+      await sleep(last + windowSeconds * 1000 + FRESH_SLACK_MS - Date.now());
       continue;
     }
     return { key, burst, main, again, recovery, mainRefusals };
@@ -93,6 +101,9 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
 
 /** Exhaustions tried when the window ends before the main key could be tried alongside. */
 const EXHAUSTION_ATTEMPTS = 3;
+
+/** Timers fire a little late or early; a whole window is waited out with this to spare. */
+const FRESH_SLACK_MS = 20;
 
 /**
  * Whether a request sent after a 429 provably fell in the window the 429 named: the target says
