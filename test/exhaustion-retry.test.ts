@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import slidingWindow from '../variants/rate-sliding-window.js';
 import type { ReferenceApp } from '../reference/server.js';
@@ -24,27 +26,29 @@ function isMainKey(reference: ReferenceApp, authorization: string | undefined): 
 
 /** The sliding-window variant, with the main key's first request after any key's first 429 held. */
 function heldAfterExhaustion(reference: ReferenceApp): void {
-  {
-    slidingWindow.modify!(reference);
-    const hit = reference.state.limiter.hit;
-    let exhausted = false;
-    let held = false;
-    reference.state.limiter.hit = (bucket, ceiling) => {
-      const decision = hit(bucket, ceiling);
-      if (decision.exceeded) exhausted = true;
-      return decision;
-    };
-    reference.app.addHook('onRequest', async (request) => {
-      if (!exhausted || held || !isMainKey(reference, request.headers.authorization)) return;
-      held = true;
-      await new Promise((resolve) => setTimeout(resolve, HELD_MS));
-    });
-  }
+  slidingWindow.modify!(reference);
+  const hit = reference.state.limiter.hit;
+  let exhausted = false;
+  let held = false;
+  reference.state.limiter.hit = (bucket, ceiling) => {
+    const decision = hit(bucket, ceiling);
+    if (decision.exceeded) exhausted = true;
+    return decision;
+  };
+  reference.app.addHook('onRequest', async (request) => {
+    if (!exhausted || held || !isMainKey(reference, request.headers.authorization)) return;
+    held = true;
+    await new Promise((resolve) => setTimeout(resolve, HELD_MS));
+  });
 }
 
 describe("a created key's exhaustion made again after its window ended", () => {
   test('starts on a fresh budget on a sliding window, and RATE-6 passes', async () => {
-    const { report } = await runAgainstReference({ modify: heldAfterExhaustion }, ['--only', 'RATE-6']);
+    const { report, reportDir } = await runAgainstReference({ modify: heldAfterExhaustion }, ['--only', 'RATE-6']);
+    // Made again: a second burst's 429 besides the first burst's and the probe's after it.
+    const har = JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: { response: { status: number } }[] } };
+    const statuses = har.log.entries.map((e) => e.response.status);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(3);
     const rate6 = report.clauses.find((c) => c.id === 'RATE-6')!;
     expect(rate6.status, JSON.stringify(rate6)).toBe('pass');
   });
