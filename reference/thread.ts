@@ -1,7 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReferenceOptions, RunningReference } from './server.js';
 
@@ -24,10 +20,11 @@ const CLOSE_GRACE_MS = 2000;
  */
 export function startReferenceThread(options: ThreadOptions = {}): Promise<RunningReference> {
   // Built, this module is JavaScript beside its entry; run from its sources, the thread registers
-  // tsx's loader before it loads the entry's TypeScript, as bin/compiled.mjs does for the run.
+  // tsx's loader before it loads the entry's TypeScript, as bin/compiled.mjs does for the run (tsx
+  // resolved from here: a thread started from code resolves a bare name from the working folder).
   const worker = import.meta.url.endsWith('.ts')
     ? new Worker(
-        `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./thread-entry.ts', import.meta.url).href)}); })`,
+        `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(new URL('./thread-entry.ts', import.meta.url).href)}); })`,
         { eval: true, workerData: options },
       )
     : new Worker(new URL('./thread-entry.js', import.meta.url), { workerData: options });
@@ -48,16 +45,6 @@ export function startReferenceThread(options: ThreadOptions = {}): Promise<Runni
       resolve({ ...message.started, close: () => closeThread(worker) });
     });
   });
-}
-
-/**
- * tsx's loader API, the ES module (its CommonJS twin cannot load the loader it registers), found
- * from this package: a thread started from code resolves a bare name from the working folder.
- */
-function tsxApi(): string {
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
-  return pathToFileURL(join(dirname(manifest), exports['./esm/api']!.import.default)).href;
 }
 
 async function closeThread(worker: Worker): Promise<void> {
