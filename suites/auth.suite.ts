@@ -16,6 +16,7 @@ import {
   spread,
   profileFact,
 } from '../src/kit.js';
+import { allInOrder } from './support/in-order.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
 
 // AUTH: authentication and account scope (API document, Authentication).
@@ -111,21 +112,22 @@ function malformedHeaders(t: CheckContext): { label: string; header: string }[] 
 // The probes are shared by the clauses that judge them (AUTH-1/2/7, AUTH-3/8), so that requests
 // without a key, which count against the per-IP limit of 20 a minute, are sent once per run.
 
+// Each probe's requests go beside each other (suites/support/in-order.ts): the pacer keeps them
+// within the budgets, and AUTH ends sooner, which the keys lane's waits follow.
+
 const withoutHeader = (t: CheckContext) =>
-  t.once('without header', async () => {
-    const out: Probe[] = [];
-    for (const endpoint of everyEndpoint(t)) out.push(await send(t, endpoint, 'none', `[${endpoint.method}] ${endpoint.path} without an Authorization header`));
-    return out;
-  });
+  t.once('without header', () =>
+    allInOrder(everyEndpoint(t).map((endpoint) => send(t, endpoint, 'none', `[${endpoint.method}] ${endpoint.path} without an Authorization header`))),
+  );
 
 const withMalformedHeader = (t: CheckContext) =>
-  t.once('malformed header', async () => {
-    const out: Probe[] = [];
-    for (const endpoint of representativeEndpoints(t)) {
-      for (const { label, header } of malformedHeaders(t)) out.push(await send(t, endpoint, { header }, `[${endpoint.method}] ${endpoint.path} with ${label}`));
-    }
-    return out;
-  });
+  t.once('malformed header', () =>
+    allInOrder(
+      representativeEndpoints(t).flatMap((endpoint) =>
+        malformedHeaders(t).map(({ label, header }) => send(t, endpoint, { header }, `[${endpoint.method}] ${endpoint.path} with ${label}`)),
+      ),
+    ),
+  );
 
 /** The configured key with one secret character changed: same length, same alphabet, unknown. */
 export function oneCharacterChanged(key: string, prefix: string | null): string {
@@ -370,41 +372,40 @@ check(
   'AUTH-6',
   "another account's resources are 404 not_found_error to a key, both ways",
   async (t) => {
-    let tried = 0;
-    for (const name of SCOPED) {
-      const { list, item, idField } = collections(t.profile)[name];
-      if (!list || !item) continue;
-      const mine = idsOf((await t.lists.fetchPage(list, { limit: 100 })).page.items, idField ?? 'id');
-      const theirs = idsOf((await listAs(t, list, 'other'))?.items ?? [], idField ?? 'id');
-      const pairs: [string, 'main' | 'other'][] = [
-        ...spread(
-          mine.filter((id) => !theirs.includes(id)),
-          2,
-        ).map((id) => [id, 'other'] as [string, 'other']),
-        ...spread(
-          theirs.filter((id) => !mine.includes(id)),
-          2,
-        ).map((id) => [id, 'main'] as [string, 'main']),
-      ];
-      for (const [id, as] of pairs) {
-        tried++;
-        const res = await t.http.get(fillPath(item, id), { auth: as });
-        const whose = as === 'other' ? "the main account's" : "the other account's";
-        t.ensure(
-          res.status === 404,
-          () =>
-            `${whose} ${name} item ${id} retrieved with ${as === 'other' ? "the other account's key" : 'the main key'} answered ${res.status}, expected 404`,
-          res,
-        );
-        const type = errorOf(res.json)?.type;
-        t.ensure(
-          type === 'not_found_error',
-          () => `the 404 for ${whose} ${name} item has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`,
-          res,
-        );
-      }
+    // The collections beside each other (suites/support/in-order.ts), each one's ids in turn.
+    const probed = await allInOrder(
+      SCOPED.map(async (name) => {
+        const { list, item, idField } = collections(t.profile)[name];
+        if (!list || !item) return [];
+        const mine = idsOf((await t.lists.fetchPage(list, { limit: 100 })).page.items, idField ?? 'id');
+        const theirs = idsOf((await listAs(t, list, 'other'))?.items ?? [], idField ?? 'id');
+        const pairs: [string, 'main' | 'other'][] = [
+          ...spread(
+            mine.filter((id) => !theirs.includes(id)),
+            2,
+          ).map((id) => [id, 'other'] as [string, 'other']),
+          ...spread(
+            theirs.filter((id) => !mine.includes(id)),
+            2,
+          ).map((id) => [id, 'main'] as [string, 'main']),
+        ];
+        const answers: { name: string; id: string; as: 'main' | 'other'; res: HttpResponse }[] = [];
+        for (const [id, as] of pairs) answers.push({ name, id, as, res: await t.http.get(fillPath(item, id), { auth: as }) });
+        return answers;
+      }),
+    );
+    const answers = probed.flat();
+    for (const { name, id, as, res } of answers) {
+      const whose = as === 'other' ? "the main account's" : "the other account's";
+      t.ensure(
+        res.status === 404,
+        () => `${whose} ${name} item ${id} retrieved with ${as === 'other' ? "the other account's key" : 'the main key'} answered ${res.status}, expected 404`,
+        res,
+      );
+      const type = errorOf(res.json)?.type;
+      t.ensure(type === 'not_found_error', () => `the 404 for ${whose} ${name} item has type ${JSON.stringify(type ?? null)}, expected "not_found_error"`, res);
     }
-    if (tried === 0) t.skip('no collection with a retrieval path holds items in one account only');
+    if (answers.length === 0) t.skip('no collection with a retrieval path holds items in one account only');
   },
   { key: 'cross-account-404', ...BESIDE },
 );
@@ -414,11 +415,17 @@ check(
   "another account's resources never appear in a key's lists",
   async (t) => {
     let compared = 0;
-    for (const endpoint of Object.values(collections(t.profile))) {
-      if (!endpoint.list) continue;
+    // Every list of both accounts at once (suites/support/in-order.ts), compared in order.
+    const lists = await allInOrder(
+      Object.values(collections(t.profile)).map(async (endpoint) => {
+        if (!endpoint.list) return null;
+        return { endpoint, mine: await listAs(t, endpoint.list, 'main'), theirs: await listAs(t, endpoint.list, 'other') };
+      }),
+    );
+    for (const listed of lists) {
+      if (!listed) continue;
+      const { endpoint, mine, theirs } = listed;
       const field = endpoint.idField ?? 'id';
-      const mine = await listAs(t, endpoint.list, 'main');
-      const theirs = await listAs(t, endpoint.list, 'other');
       if (!mine || !theirs) continue;
       compared += mine.items.length + theirs.items.length;
       // The same id with the same content in both lists is one resource shown to both accounts.

@@ -52,7 +52,7 @@ describe('clause registry', () => {
 
   test('a selection keeps the lanes of its suites, and drops a lane or a phase left empty', () => {
     const lanes = (only: string[]) => selectedPhases({ only, skip: [] }).map((phase) => phase.map((lane) => lane.steps));
-    expect(lanes(['AUTH', 'SUB'])).toEqual([[[['submissions']], [['auth']]], [[['after-writes']]]]);
+    expect(lanes(['AUTH', 'SUB'])).toEqual([[[['auth']], [['submissions']]], [[['after-writes']]]]);
     expect(lanes(['AUTH', 'KEY', 'RATE-7'])).toEqual([[[['auth'], ['keys', 'rate-limits']]], [[['ip-limits']]], [[['run-wide']]]]);
   });
 });

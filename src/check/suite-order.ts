@@ -46,11 +46,15 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
  *   and a walk must see a still list. The pool's keys are made before the checks start.
  * - The checks that wait (a second for a revoked key, a last-use time; the exhausted key's
  *   Retry-After, which begins there and RATE-5 awaits in the phase after) are in the keys lane:
- *   their waits overlap the account lane's work instead of adding to it. KEY and
+ *   their waits overlap the account lane's work instead of adding to it. The keys lane comes
+ *   first in its phase, so that its checks take their places among the checks vitest runs at
+ *   once before the account lane's many short ones, and its waits begin as early as they can. KEY and
  *   the exhaustion of a key (rate-limits) run beside each other there: each makes keys of its own,
  *   neither walks the key list, and the exhaustion sends nothing without a valid key. AUTH comes
  *   first, alone: its requests without a key and KEY's revoked key would share the budget per IP
  *   address, which a target may count failed credentials against (the clause catalogue, RATE-7).
+ * - The resources are read beside the general checks: they read no list the general checks'
+ *   writes may add to (submissions, keys).
  * - The account lane walks every other list before it writes submissions, and nothing beside it
  *   writes them.
  * - The limit per IP address (ip-limits) has a phase of its own, after every request without a key
@@ -63,8 +67,8 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
 export const SUITE_PHASES: readonly (readonly Lane[])[] = [
   [{ name: 'keys listed', steps: [['key-pagination']] }],
   [
-    { name: 'account', steps: [['general'], ['resources'], ['pagination'], ['errors'], ['submissions']] },
     { name: 'keys', steps: [['auth'], ['keys', 'rate-limits']] },
+    { name: 'account', steps: [['general', 'resources'], ['pagination'], ['errors'], ['submissions']] },
   ],
   [{ name: 'limit per IP address', steps: [['ip-limits']] }],
   [{ name: 'after writes', steps: [['after-writes']] }],
