@@ -53,10 +53,9 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
  *   neither walks the key list, and the exhaustion sends nothing without a valid key. AUTH comes
  *   first, alone: its requests without a key and KEY's revoked key would share the budget per IP
  *   address, which a target may count failed credentials against (the clause catalogue, RATE-7).
- * - The resources are read beside KEY's waits, in the keys lane: they only read, and none of the
- *   lists the other suites write (submissions, keys). There they take the worker while KEY's
- *   checks sleep, and leave the account lane, the longer by its work; beside the general checks
- *   at the phase's start they slowed AUTH, which the keys lane's waits follow.
+ * - The resources are read beside the general checks: they read no list the general checks'
+ *   writes may add to (submissions, keys). Not in the keys lane: there their work delayed the
+ *   waits' own requests where the keys lane is the longer (Node 22 and later).
  * - The account lane walks every other list before it writes submissions, and nothing beside it
  *   writes them.
  * - The limit per IP address (ip-limits) has a phase of its own, after every request without a key
@@ -69,8 +68,8 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
 export const SUITE_PHASES: readonly (readonly Lane[])[] = [
   [{ name: 'keys listed', steps: [['key-pagination']] }],
   [
-    { name: 'keys', steps: [['auth'], ['keys', 'rate-limits', 'resources']] },
-    { name: 'account', steps: [['general'], ['pagination'], ['errors'], ['submissions']] },
+    { name: 'keys', steps: [['auth'], ['keys', 'rate-limits']] },
+    { name: 'account', steps: [['general', 'resources'], ['pagination'], ['errors'], ['submissions']] },
   ],
   [{ name: 'limit per IP address', steps: [['ip-limits']] }],
   [{ name: 'after writes', steps: [['after-writes']] }],
