@@ -39,6 +39,15 @@ describe('judging a burst that crosses a limit', () => {
     ).toBe('lax');
   });
 
+  test('past the ceiling under one Reset but slower than a window (a sliding log) is no proof: the burst goes on, then is slow', () => {
+    // 12 ms apart: the ceiling's 101 requests span 1.2 s of a 1-s window, all named the same Reset.
+    const slow = (n: number) => ok(n).map((status, i) => ({ status, reset: 1700, sentAt: 1_000_000 + i * 12, doneAt: 1_000_000 + i * 12 + 5 }));
+    expect(judgeBurst(slow(101), 100, 1000)).toEqual({ kind: 'continue' });
+    expect(judgeBurst(slow(burstCap(100)), 100, 1000)).toMatchObject({ kind: 'slow' });
+    // The same requests within a window are lax.
+    expect(judgeBurst(steps(ok(101), 1700), 100, 1100)).toMatchObject({ kind: 'lax', index: 100, accepted: 101 });
+  });
+
   test('an early 429 on a fresh budget proves nothing (another client spends it)', () => {
     expect(judgeBurst(steps([...ok(12), 429], 1700), 20, 60_000)).toMatchObject({ kind: 'early', accepted: 12 });
   });

@@ -69,8 +69,8 @@ export function judgeBurst(steps: readonly BurstStep[], ceiling: number, windowM
   const span = steps.length === 0 ? 0 : Math.max(...steps.map((s) => s.doneAt)) - Math.min(...steps.map((s) => s.sentAt));
   if (before.length > 0 && before.every((s) => s.reset !== null)) {
     const windows = windowsOf(before, windowMs);
-    const over = windows.find((w) => w.length > ceiling);
-    if (over) return { kind: 'lax', index: steps.indexOf(over[ceiling]!), accepted: over.length };
+    const over = windows.map((w) => pastCeiling(w, ceiling, windowMs)).find((o) => o !== null);
+    if (over) return { kind: 'lax', index: steps.indexOf(over.step), accepted: over.accepted };
     if (first429 === -1) return full ? { kind: 'slow', index: steps.length - 1 } : { kind: 'continue' };
     const refused = steps[first429]!;
     const own = refused.reset === null ? windows[windows.length - 1]! : nearest(windows, refused.reset);
@@ -91,6 +91,21 @@ export function judgeBurst(steps: readonly BurstStep[], ceiling: number, windowM
   if (aligned) return { kind: 'lax', index: first429, accepted };
   // The last `ceiling` accepted requests share the 429's window: the boundary precedes them.
   return { kind: 'ambiguous', index: first429, boundaryBy: before[accepted - ceiling]!.doneAt };
+}
+
+/**
+ * In one window's accepted requests, the one past the ceiling that came within a window's time of
+ * the `ceiling` before it, and how many the window holds; null where none did. One Reset does not
+ * make one window: a sliding log names the time its oldest request leaves, in whole seconds, while
+ * its oldest requests leave, so that a burst slower than a window (a loaded machine, a short
+ * window) is accepted past the ceiling under one Reset, by a limit that works. A fixed window's
+ * requests all come within its length.
+ */
+function pastCeiling(window: readonly BurstStep[], ceiling: number, windowMs: number): { step: BurstStep; accepted: number } | null {
+  for (let last = ceiling; last < window.length; last++) {
+    if (window[last]!.doneAt - window[last - ceiling]!.sentAt < windowMs) return { step: window[last]!, accepted: window.length };
+  }
+  return null;
 }
 
 /** Accepted requests grouped by window: a Reset half a window or more past the last starts one. */
