@@ -416,7 +416,8 @@ check(
   "another account's resources never appear in a key's lists",
   async (t) => {
     let compared = 0;
-    // Every list of both accounts at once (suites/support/in-order.ts), compared in order.
+    // The collections beside each other (suites/support/in-order.ts), both accounts' lists of
+    // each in turn, compared in order.
     const lists = await allInOrder(
       Object.values(collections(t.profile)).map(async (endpoint) => {
         if (!endpoint.list) return null;

@@ -97,9 +97,9 @@ check(
   { key: 'unusual-spellings-property', values: ['empty', 'boundary', 'huge'], ...BESIDE },
 );
 
-// Each list's checks after the properties: these are the suite's longest chains (a hundred
-// requests each, one after another), so that they start first and the short checks fill the
-// places beside them, rather than starting last and running on alone.
+// Each list's checks come after the properties, the suite's longest chains (a hundred requests
+// each, one after another): the properties start first and the short checks fill the places
+// beside them, rather than the properties starting last and running on alone.
 for (const name of STILL) paginationOfList(name);
 
 // ---------------------------------------------------------------------------------------------

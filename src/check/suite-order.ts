@@ -48,11 +48,12 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
  *   Retry-After, which begins there and RATE-5 awaits in the phase after) are in the keys lane:
  *   their waits overlap the account lane's work instead of adding to it. The keys lane comes
  *   first in its phase, so that its checks take their places among the checks vitest runs at
- *   once before the account lane's many short ones, and its waits begin as early as they can. KEY and
- *   the exhaustion of a key (rate-limits) run beside each other there: each makes keys of its own,
- *   neither walks the key list, and the exhaustion sends nothing without a valid key. AUTH comes
- *   first, alone: its requests without a key and KEY's revoked key would share the budget per IP
- *   address, which a target may count failed credentials against (the clause catalogue, RATE-7).
+ *   once before the account lane's many short ones, and its waits begin as early as they can.
+ *   KEY and the exhaustion of a key (rate-limits) run beside each other there: each makes keys
+ *   of its own, neither walks the key list, and the exhaustion sends nothing without a valid key.
+ *   AUTH comes first, alone: its requests without a key and KEY's revoked key would share the
+ *   budget per IP address, which a target may count failed credentials against (the clause
+ *   catalogue, RATE-7).
  * - The resources are read beside the general checks: they read no list the general checks'
  *   writes may add to (submissions, keys). Not in the keys lane: there their work delayed the
  *   waits' own requests where the keys lane is the longer (Node 22 and later).
