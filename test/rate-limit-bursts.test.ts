@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { burstCap, judgeBurst, type BurstStep } from '../suites/support/bursts.js';
 
-/** Steps 10 ms apart from t0; `reset` may be a number for all or a function of the index. */
-function steps(statuses: readonly number[], reset: number | null | ((i: number) => number | null), t0 = 1_000_000): BurstStep[] {
+/** Steps `gapMs` apart from t0; `reset` may be a number for all or a function of the index. */
+function steps(statuses: readonly number[], reset: number | null | ((i: number) => number | null), t0 = 1_000_000, gapMs = 10): BurstStep[] {
   return statuses.map((status, i) => ({
     status,
     reset: typeof reset === 'function' ? reset(i) : reset,
-    sentAt: t0 + i * 10,
-    doneAt: t0 + i * 10 + 5,
+    sentAt: t0 + i * gapMs,
+    doneAt: t0 + i * gapMs + 5,
   }));
 }
 const ok = (n: number) => Array<number>(n).fill(200);
@@ -41,7 +41,7 @@ describe('judging a burst that crosses a limit', () => {
 
   test('past the ceiling under one Reset but slower than a window (a sliding log) is no proof: the burst goes on, then is slow', () => {
     // 12 ms apart: the ceiling's 101 requests span 1.2 s of a 1-s window, all named the same Reset.
-    const slow = (n: number) => ok(n).map((status, i) => ({ status, reset: 1700, sentAt: 1_000_000 + i * 12, doneAt: 1_000_000 + i * 12 + 5 }));
+    const slow = (n: number) => steps(ok(n), 1700, 1_000_000, 12);
     expect(judgeBurst(slow(101), 100, 1000)).toEqual({ kind: 'continue' });
     expect(judgeBurst(slow(burstCap(100)), 100, 1000)).toMatchObject({ kind: 'slow' });
     // The same requests within a window are lax.
