@@ -101,6 +101,36 @@ export class Redactor {
     return this.#redactParts(out, searches.parts);
   }
 
+  /**
+   * `redact` for a text already in UTF-8 bytes (a report of megabytes, about to be written): the
+   * same forms and parts replaced, found by the byte index in the bytes themselves, so that the
+   * text is neither kept as a string of two-byte characters nor encoded after. The result is the
+   * bytes of `redact` of the text; `bytes` itself where nothing is to redact.
+   */
+  redactBytes(bytes: Uint8Array): Uint8Array {
+    if (this.#secrets.length === 0 || bytes.length < SECRET_PART_LENGTH) return bytes;
+    const runs = this.#runIndex();
+    if (runs === false) return Buffer.from(this.redact(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')));
+    if (runs.find(bytes) < 0) return bytes;
+    // Every run is ASCII here (#runIndex), and so is every part's secret: a run found in the bytes
+    // is the same characters in the text, and a part extends over the same bytes as characters.
+    const searches = this.#searchIndices() as Searches;
+    const pieces: Uint8Array[] = [];
+    let from = 0;
+    for (let found = this.#wholeAtBytes(searches, bytes, 0); found; found = this.#wholeAtBytes(searches, bytes, from)) {
+      pieces.push(bytes.subarray(from, found.at), REDACTED_BYTES);
+      from = found.at + found.length;
+    }
+    const whole = from === 0 ? bytes : Buffer.concat([...pieces, bytes.subarray(from)]);
+    pieces.length = 0;
+    from = 0;
+    for (let at = searches.parts.find(whole, 0); at >= 0; at = searches.parts.find(whole, from)) {
+      pieces.push(whole.subarray(from, at), REDACTED_BYTES);
+      from = at + this.#extendBytes(whole, at);
+    }
+    return from === 0 ? whole : Buffer.concat([...pieces, whole.subarray(from)]);
+  }
+
   /** Redacts every string inside a JSON-like value: a copy of it as JSON makes one, each name and string redacted. */
   redactDeep<T>(value: T): T {
     if (this.#secrets.length === 0) return value;
@@ -193,6 +223,33 @@ export class Redactor {
     return null;
   }
 
+  /** `#wholeAt` over UTF-8 bytes: the leftmost whole form from `from`, and its length in bytes. */
+  #wholeAtBytes(searches: Searches, bytes: Uint8Array, from: number): { at: number; length: number } | null {
+    for (let at = searches.starts.find(bytes, from); at >= 0; at = searches.starts.find(bytes, at + 1)) {
+      // A start found is a run of ASCII bytes: read as Latin-1, it is the start as a string.
+      const start = Buffer.from(bytes.buffer, bytes.byteOffset + at, SECRET_PART_LENGTH).toString('latin1');
+      for (const form of searches.forms.get(start) ?? []) {
+        const encoded = searches.encoded.get(form)!;
+        if (encoded.length <= bytes.length - at && startsWithBytes(bytes, encoded, at)) return { at, length: encoded.length };
+      }
+    }
+    return null;
+  }
+
+  /** `#extend` over bytes: every secret with parts is ASCII where the byte index exists. */
+  #extendBytes(bytes: Uint8Array, at: number): number {
+    const window = Buffer.from(bytes.buffer, bytes.byteOffset + at, SECRET_PART_LENGTH).toString('latin1');
+    let best = window.length;
+    for (const { body } of this.#secrets) {
+      for (let k = body.indexOf(window); k >= 0; k = body.indexOf(window, k + 1)) {
+        let n = window.length;
+        while (k + n < body.length && at + n < bytes.length && bytes[at + n] === body.charCodeAt(k + n)) n++;
+        best = Math.max(best, n);
+      }
+    }
+    return best;
+  }
+
   /** The indices of whole forms' starts and of parts, where `#runIndex` can be built. */
   #searchIndices(): Searches | false {
     if (this.#searches === null) {
@@ -207,6 +264,7 @@ export class Redactor {
         this.#searches = {
           starts: new RunIndex(SECRET_PART_LENGTH, runs(forms.keys())),
           forms,
+          encoded: new Map([...forms.values()].flat().map((form) => [form, Buffer.from(form, 'utf8')])),
           parts: new RunIndex(SECRET_PART_LENGTH, runs(this.#parts())),
         };
       }
@@ -276,7 +334,16 @@ function jsonCopy(value: unknown, text: (s: string) => string): unknown {
 interface Searches {
   readonly starts: RunIndex;
   readonly forms: ReadonlyMap<string, readonly string[]>;
+  /** Each whole form in UTF-8, for `redactBytes`. */
+  readonly encoded: ReadonlyMap<string, Uint8Array>;
   readonly parts: RunIndex;
+}
+
+const REDACTED_BYTES = Buffer.from(REDACTED);
+
+function startsWithBytes(bytes: Uint8Array, prefix: Uint8Array, at: number): boolean {
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
 }
 
 /**

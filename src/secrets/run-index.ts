@@ -29,13 +29,13 @@ export class RunIndex {
     }
   }
 
-  /** Where the first run found in `bytes` starts, or -1. */
-  find(bytes: Uint8Array): number {
+  /** Where the first run found in `bytes` from `from` starts, or -1. */
+  find(bytes: Uint8Array, from = 0): number {
     const length = this.#length;
     if (this.#runs.size === 0) return -1;
     const shift = this.#shift;
     // `last`: the index of the last byte of the window in view.
-    for (let last = length - 1; last < bytes.length;) {
+    for (let last = from + length - 1; last < bytes.length;) {
       const step = shift[blockKey(bytes, last)]!;
       if (step > 0) {
         last += step;
