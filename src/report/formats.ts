@@ -2,6 +2,7 @@ import type { Exchange } from '../http/exchange.js';
 import { renderCtrf } from './ctrf.js';
 import type { ConformanceDocument } from './document.js';
 import { renderHar } from './har.js';
+import type { HarEntries } from './har-entries.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderSummary } from './summary.js';
@@ -14,9 +15,10 @@ export interface ReportFormat {
    * Renders the already redacted document; `others` are the paths of the other reports, for a
    * format that names them; `log` is every exchange of the run (empty for a run stopped before its
    * broker), redacted (`logForFormats` in `write.ts`): a format writes each string of it as it is,
-   * escaped as its syntax needs, and only its URLs otherwise (decoded).
+   * escaped as its syntax needs, and only its URLs otherwise (decoded). `harEntries`: the log's
+   * HAR entries rendered ahead. A text, or its UTF-8 bytes (a report of megabytes).
    */
-  readonly render: (document: ConformanceDocument, others: readonly string[], log: readonly Exchange[]) => string;
+  readonly render: (document: ConformanceDocument, others: readonly string[], log: readonly Exchange[], harEntries: HarEntries) => string | Uint8Array;
   /** Also appended to `$GITHUB_STEP_SUMMARY` when it is set. */
   readonly stepSummary?: boolean;
 }
@@ -28,7 +30,7 @@ export const REPORT_FORMATS = {
   summary: { file: 'summary.md', render: (document, others) => renderSummary(document, others), stepSummary: true },
   junit: { file: 'junit.xml', render: (document) => renderJunit(document) },
   ctrf: { file: 'ctrf.json', render: (document, _others, log) => renderCtrf(document, log) },
-  har: { file: 'exchanges.har', render: (document, _others, log) => renderHar(document, log) },
+  har: { file: 'exchanges.har', render: (document, _others, log, harEntries) => renderHar(document, log, harEntries) },
 } as const satisfies Record<string, ReportFormat>;
 
 export type ReportFormatName = keyof typeof REPORT_FORMATS;

@@ -8,6 +8,7 @@ import { compareReports, readReportFile } from './baseline.js';
 import { buildDocument, type ConformanceDocument, type DocumentInput, type Integrity } from './document.js';
 import { scrubReports } from '../secrets/leak-scan.js';
 import { alteredOwnWords } from '../secrets/own-words.js';
+import type { HarEntries } from './har-entries.js';
 import { REPORT_FILES, writeReports } from './write.js';
 
 export interface Published {
@@ -30,6 +31,8 @@ export interface FinishedRun {
   readonly baseline: { readonly report: ConformanceDocument; readonly name: string } | null;
   readonly dir: string;
   readonly signingKey: SigningKey | null;
+  /** The log's HAR entries, rendered while the run went on. */
+  readonly harEntries?: HarEntries;
 }
 
 /**
@@ -49,7 +52,7 @@ export function publishRun(run: FinishedRun): { document: ConformanceDocument; v
     document = buildDocument({ ...input, verdict, suiteFaults });
   }
   if (run.baseline) document.baseline = compareReports(run.baseline.report, document, run.baseline.name);
-  return { document, verdict, published: publish(document, run.dir, run.redactor, run.signingKey, true, run.document.log) };
+  return { document, verdict, published: publish(document, run.dir, run.redactor, run.signingKey, true, run.document.log, run.harEntries) };
 }
 
 /** What the report says of the manifest beside it: signed, and by which key, or not. */
@@ -71,8 +74,11 @@ export function publish(
   stepSummary = true,
   /** Every exchange of the run (`exchanges.har`, `ctrf.json`). @default [] */
   log: readonly Exchange[] = [],
+  /** The log's HAR entries rendered ahead, where the run followed its log. */
+  harEntries?: HarEntries,
 ): Published {
-  const written = writeReports(document, dir, redactor, { stepSummary: stepSummary ? process.env.GITHUB_STEP_SUMMARY || null : null, log });
+  const stepSummaryFile = stepSummary ? process.env.GITHUB_STEP_SUMMARY || null : null;
+  const written = writeReports(document, dir, redactor, { stepSummary: stepSummaryFile, log, ...(harEntries ? { harEntries } : {}) });
   const leaked = scrubReports(dir, redactor);
   // Digests of the files as they stay: taken after the scan, which may have scrubbed one.
   const manifest = writeManifest(dir, Object.values(REPORT_FILES), {

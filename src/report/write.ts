@@ -5,6 +5,7 @@ import type { Redactor } from '../secrets/redactor.js';
 import { writeFileAtomic } from '../files/atomic.js';
 import type { ConformanceDocument } from './document.js';
 import { REPORT_FORMATS, type ReportFormat } from './formats.js';
+import { HarEntries } from './har-entries.js';
 import { withoutLocalPaths } from './local-paths.js';
 
 export { REPORT_FILES } from './formats.js';
@@ -14,6 +15,8 @@ export interface WriteOptions {
   readonly stepSummary?: string | null;
   /** Every exchange of the run, for the formats that show them (`exchanges.har`, `ctrf.json`'s retries). @default [] */
   readonly log?: readonly Exchange[];
+  /** The log's HAR entries, rendered while the run went on (`har-entries.ts`). */
+  readonly harEntries?: HarEntries;
 }
 
 /**
@@ -25,11 +28,13 @@ export function writeReports(document: ConformanceDocument, dir: string, redacto
   // No secret, and no local path: file names only (issue 26).
   const safe = withoutLocalPaths(redactor.redactDeep(document));
   const log = logForFormats(options.log ?? [], redactor);
+  const harEntries = options.harEntries ?? new HarEntries();
   const formats: readonly ReportFormat[] = Object.values(REPORT_FORMATS);
   const written: string[] = [];
   for (const format of formats) {
     const others = formats.filter((f) => f !== format).map((f) => f.file);
-    const text = redactor.redact(format.render(safe, others, log));
+    const rendered = format.render(safe, others, log, harEntries);
+    const text = typeof rendered === 'string' ? redactor.redact(rendered) : redactor.redactBytes(rendered);
     const path = join(dir, format.file);
     writeFileAtomic(path, text);
     if (format.stepSummary && options.stepSummary) appendFileSync(options.stepSummary, text);
@@ -45,9 +50,13 @@ export function writeReports(document: ConformanceDocument, dir: string, redacto
  * escaped as its syntax needs, and a plain secret stands in that text as in the string: the
  * redaction of each rendered text finds all a copy redacted string by string would have, and that
  * copy of megabytes (some 40 ms of a local run's end) is spared. A secret with a quote or a
- * backslash could stand escaped in the text: then the log is redacted first.
+ * backslash could stand escaped in the text: then the log is redacted first. An exchange whose URL
+ * holds no secret is handed on as it is: its HAR entry rendered ahead is its entry.
  */
 function logForFormats(log: readonly Exchange[], redactor: Redactor): readonly Exchange[] {
   if (!redactor.plainSecrets) return redactor.redactDeep(log);
-  return log.map((e) => ({ ...e, request: { ...e.request, url: redactor.redact(e.request.url) } }));
+  return log.map((e) => {
+    const url = redactor.redact(e.request.url);
+    return url === e.request.url ? e : { ...e, request: { ...e.request, url } };
+  });
 }

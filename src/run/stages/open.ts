@@ -3,6 +3,7 @@ import { serveBroker } from '../../broker/channel.js';
 import { bucketOfCredential } from '../../http/client.js';
 import { inferKeyPrefix } from '../../keys/prefix.js';
 import { clockMarginMs } from '../../pacing/margin.js';
+import { HarEntries } from '../../report/har-entries.js';
 import { guardOutput, type GuardedOutput } from '../../secrets/leak-scan.js';
 import { relayOutput } from '../../output.js';
 import { checkProfileCertifiable } from '../../verdict/certification.js';
@@ -31,6 +32,8 @@ export interface Opened extends RunSettings {
   readonly teardown: Teardown;
   /** Collects the checks' records as they finish. */
   readonly collector: RecordCollector;
+  /** The HAR's entries, rendered as the broker logs the exchanges (`report/har-entries.ts`). */
+  readonly harEntries: HarEntries;
   /** The checks' vitest, started and waiting for the run's context; null for a dry run. */
   readonly suites: StartedSuites | null;
 }
@@ -93,6 +96,10 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   stops.reached({ broker });
   // Probes run only while the run waits and once the target answered; the timer does not hold the process.
   broker.watchTarget(baseUrl);
+  // The report's largest part, rendered while the run waits on the target rather than at its end.
+  const harEntries = new HarEntries();
+  harEntries.follow(() => broker.log());
+  stops.reached({ harEntries });
   const guarded = guardOutput(input.io, broker.redactor);
   const heartbeat = startHeartbeat({
     io: guarded,
@@ -119,5 +126,5 @@ export async function openStage(input: RunSettings): Promise<Opened> {
     io,
   });
   stops.reached({ teardown });
-  return { ...input, io, target, embedded: target.reference !== null, runId, keyPrefix, broker, served, guarded, teardown, collector, suites };
+  return { ...input, io, target, embedded: target.reference !== null, runId, keyPrefix, broker, served, guarded, teardown, collector, suites, harEntries };
 }

@@ -21,6 +21,7 @@ export function publishStage(input: TornDown): number {
   const { settings, plan, target, broker, collector, io } = input;
   const results = clauseResults(collector.records, plan.clauses);
   input.stops.provisional.close();
+  input.harEntries.stop();
   const { document, verdict, published } = publishRun({
     document: {
       results,
@@ -53,6 +54,7 @@ export function publishStage(input: TornDown): number {
     baseline: input.baseline,
     dir: settings.reportDir,
     signingKey: input.signingKey,
+    harEntries: input.harEntries,
   });
   const leaked = [...published.leaked];
   if (input.guarded.leaks > 0) leaked.push('the console output');

@@ -8,6 +8,7 @@ import { closeDispatcher } from '../../http/client.js';
 import type { SigningKey } from '../../integrity/signing-key.js';
 import type { Output } from '../../output.js';
 import type { Stopped } from '../../report/document.js';
+import type { HarEntries } from '../../report/har-entries.js';
 import { notRunCount, stoppedResults, type ClauseContext, type ClauseResult } from '../../verdict/verdict.js';
 import type { Heartbeat } from '../heartbeat.js';
 import { onInterrupt, SIGNAL_EXIT, type Interrupt, type StopSignal } from '../interrupt.js';
@@ -45,6 +46,8 @@ export interface Trail {
   readonly running: Vitest | null;
   /** The checks' vitest, started before the preflight: closed however the run ends. */
   readonly suites: StartedSuites | null;
+  /** The HAR's entries, rendered as the log grows: stopped however the run ends. */
+  readonly harEntries: HarEntries | null;
 }
 
 /** After a signal, how long the checks in flight may take to end before the teardown starts anyway. */
@@ -82,6 +85,7 @@ export class RunStops {
       clauses: null,
       running: null,
       suites: null,
+      harEntries: null,
     };
     const { settings } = run;
     this.interrupt = onInterrupt(io, {
@@ -179,6 +183,7 @@ export class RunStops {
     this.provisional.close();
     this.interrupt.dispose();
     this.#trail.heartbeat?.stop();
+    this.#trail.harEntries?.stop();
     try {
       await this.#trail.teardown?.bounded();
     } catch (error) {
