@@ -78,7 +78,10 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   stops.reached({ target });
   const { baseUrl, keys } = target;
   const profile = target.loaded.profile;
-  stops.provisional.write();
+  // The provisional report names the target at its next writing, at most a second after the first
+  // (settingsStage): written here at once, it cost the start some 15 ms while vitest loads, and
+  // put off the one that names the key pool's keys to a second after this.
+  stops.provisional.refresh();
   const runId = newRunId(input.startedAt);
   const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
   const broker = new Broker({
