@@ -48,13 +48,19 @@ export function startSuites(options: {
   const context = serveContext();
   let vitest: Vitest | null = null;
   let closing = false;
-  const done = (async () => {
-    const started = await runVitest({ ...options, start: { selection: options.selection, context: context.address } }, (v) => {
-      vitest = v;
-      options.onStart(v);
-      // Closed while it was still starting: its checks would wait for a context that never comes.
-      if (closing) void v.close();
-    });
+  let runEnded = () => {};
+  const ended = new Promise<void>((resolve) => (runEnded = resolve));
+  const whole = (async () => {
+    const started = await runVitest(
+      { ...options, start: { selection: options.selection, context: context.address } },
+      (v) => {
+        vitest = v;
+        options.onStart(v);
+        // Closed while it was still starting: its checks would wait for a context that never comes.
+        if (closing) void v.close();
+      },
+      runEnded,
+    );
     // Done: closed here, and by `close` at most once more (a no-op then).
     if (!closing) {
       closing = true;
@@ -62,13 +68,22 @@ export function startSuites(options: {
       await started.close();
     }
   })();
-  // Awaited by `done`'s reader; a run that stops first closes it and never reads it.
+  // The checks are done once vitest has reported the run's end to every reporter, the records'
+  // collector among them: vitest then closes its pool and its server (some 30 ms), which the
+  // teardown and the reports need not wait for; `close` does. A vitest that never got that far
+  // (it could not start) settles `done` with its error.
+  const done = Promise.race([ended, whole]);
+  // Awaited by `done`'s reader and by `close`; a run that stops first closes it and never reads it.
+  whole.catch(() => undefined);
   done.catch(() => undefined);
   return {
     begin: (given) => context.provide(given),
     done,
     close: async () => {
-      if (closing) return;
+      if (closing) {
+        await whole.catch(() => undefined);
+        return;
+      }
       closing = true;
       // Checks still waiting for the run's context (a run stopped before them) end at once.
       context.refuse('the run stopped before its checks');
@@ -87,6 +102,8 @@ async function runVitest(
     readonly io: Output;
   },
   onStart: (vitest: Vitest) => void,
+  /** Called once vitest has reported the run's end to every other reporter. */
+  onRunEnd: () => void,
 ): Promise<Vitest> {
   const { io } = options;
   // vitest's node API, some 300 ms of loading, is loaded only once a run gets this far: a dry run,
@@ -108,6 +125,9 @@ async function runVitest(
         // junit.xml is written with the other reports, from the clause results (src/report/junit.ts).
         ...(process.env.GITHUB_ACTIONS === 'true' ? [options.reporters.githubAnnotations(io.out)] : []),
         { onInit: onStart },
+        // Last: vitest calls each reporter's onTestRunEnd in their order, and the collector's is
+        // synchronous: its records are whole by then.
+        { onTestRunEnd: onRunEnd },
       ],
       provide: { conformance: options.start },
       fileParallelism: false,
