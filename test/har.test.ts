@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import type { Exchange } from '../src/http/exchange.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { renderHar } from '../src/report/har.js';
-import { HarEntries } from '../src/report/har-entries.js';
+import { bodiesOf, HarEntries } from '../src/report/har-entries.js';
 import { sleep } from '../src/sleep.js';
 
 // exchanges.har is rendered from the redacted log, whose URLs need not parse: a URL the redactor
@@ -69,4 +69,21 @@ test('entries rendered ahead, as the log grows, are the entries the file is writ
   log.push(late);
   await sleep(5);
   expect(entries.bytesOf(late)).not.toBe(entries.bytesOf(late));
+});
+
+test('past the bodies the whole file may hold, nothing more is rendered ahead and what was is let go', async () => {
+  const [first, ...rest] = variedLog();
+  const log = [first!];
+  const entries = new HarEntries();
+  // Past the first exchange's bodies, the file would hold the evidence only.
+  entries.follow(() => log, { everyMs: 1, limit: bodiesOf(first!) });
+  try {
+    await sleep(10);
+    expect(entries.bytesOf(first!)).toBe(entries.bytesOf(first!));
+    log.push(...rest);
+    await sleep(10);
+    for (const e of log) expect(entries.bytesOf(e)).not.toBe(entries.bytesOf(e));
+  } finally {
+    entries.stop();
+  }
 });

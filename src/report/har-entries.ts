@@ -3,6 +3,18 @@ import type { Exchange } from '../http/exchange.js';
 import { originOf } from './exchange-origin.js';
 
 /**
+ * Bodies (request and response, in characters) past which `exchanges.har` keeps the exchanges of
+ * evidence only: a whole run against the reference holds some 2 MB of bodies, but a target with
+ * large pages could make the file too big for the tools that open it (browser devtools, Insomnia).
+ */
+export const HAR_FULL_LOG_LIMIT = 32 * 1024 * 1024;
+
+/** An exchange's bodies, in characters, as they count toward `HAR_FULL_LOG_LIMIT`. */
+export function bodiesOf(exchange: Exchange): number {
+  return (exchange.request.body?.length ?? 0) + (exchange.response?.body.length ?? 0);
+}
+
+/**
  * The entries of `exchanges.har`, each rendered once, in UTF-8: where the run follows its log
  * (`follow`), while it waits on the target, so that the end of a run renders only what came last.
  * A local run's log is some 1,900 exchanges and 8 MB of HAR: rendering it at the end took 50 to
@@ -14,7 +26,7 @@ import { originOf } from './exchange-origin.js';
  * evidence of a cut log) is rendered when asked for.
  */
 export class HarEntries {
-  readonly #entries = new WeakMap<Exchange, Uint8Array>();
+  #entries = new WeakMap<Exchange, Uint8Array>();
   #timer: NodeJS.Timeout | null = null;
 
   /** The exchange's entry, as it stands in `exchanges.har`. */
@@ -25,16 +37,24 @@ export class HarEntries {
   /**
    * Renders the entries of `log()` as it grows, a slice of at most `sliceMs` every `everyMs`, until
    * `stop`: a slice never holds the thread long enough to delay the broker's answers to the checks.
-   * The timer never keeps the process alive.
+   * The timer never keeps the process alive. Once the log's bodies pass `limit`, the file will hold
+   * the evidence only: what was rendered is let go, and the rest is rendered when asked for.
    */
-  follow(log: () => readonly Exchange[], { everyMs = 50, sliceMs = 4 } = {}): void {
+  follow(log: () => readonly Exchange[], { everyMs = 50, sliceMs = 4, limit = HAR_FULL_LOG_LIMIT } = {}): void {
     this.stop();
     let done = 0;
+    let bodies = 0;
     this.#timer = setInterval(() => {
       const exchanges = log();
       const until = performance.now() + sliceMs;
       for (; done < exchanges.length && performance.now() < until; done++) {
         const exchange = exchanges[done]!;
+        bodies += bodiesOf(exchange);
+        if (bodies > limit) {
+          this.stop();
+          this.#entries = new WeakMap();
+          return;
+        }
         if (!this.#entries.has(exchange)) this.#entries.set(exchange, entryBytes(exchange));
       }
     }, everyMs);

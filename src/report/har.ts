@@ -1,25 +1,20 @@
 import type { Exchange } from '../http/exchange.js';
 import type { ConformanceDocument } from './document.js';
-import { HarEntries } from './har-entries.js';
+import { bodiesOf, HAR_FULL_LOG_LIMIT, HarEntries } from './har-entries.js';
 
-/**
- * Bodies (request and response, in characters) past which `exchanges.har` keeps the exchanges of
- * evidence only: a whole run against the reference holds some 2 MB of bodies, but a target with
- * large pages could make the file too big for the tools that open it (browser devtools, Insomnia).
- */
-export const HAR_FULL_LOG_LIMIT = 32 * 1024 * 1024;
+export { HAR_FULL_LOG_LIMIT } from './har-entries.js';
 
 /**
  * `exchanges.har`: the run's exchanges in HAR 1.2, which browser devtools, Insomnia, Postman and
  * Charles open. Every exchange of the run, in the order sent, or past `HAR_FULL_LOG_LIMIT` the
  * exchanges of evidence; each entry's comment names the check and clause that made it. Rendered
  * from the log as `writeReports` hands it (redacted, or in its URLs only where every secret is
- * plain), and redacted as a text, like every report. The file's UTF-8 bytes, what
+ * plain), and redacted whole, like every report. The file's UTF-8 bytes, what
  * `JSON.stringify(har, null, 1)` writes, its entries from `entries` (those rendered ahead,
  * `har-entries.ts`).
  */
 export function renderHar(doc: ConformanceDocument, log: readonly Exchange[], entries = new HarEntries()): Uint8Array {
-  const bodies = log.reduce((n, e) => n + (e.request.body?.length ?? 0) + (e.response?.body.length ?? 0), 0);
+  const bodies = log.reduce((n, e) => n + bodiesOf(e), 0);
   const whole = bodies <= HAR_FULL_LOG_LIMIT;
   const exchanges = whole ? log : evidenceOf(doc, log);
   const har = {
