@@ -48,8 +48,11 @@ export function startSuites(options: {
   const context = serveContext();
   let vitest: Vitest | null = null;
   let closing = false;
+  let over = false;
   let runEnded = () => {};
-  const ended = new Promise<void>((resolve) => (runEnded = resolve));
+  const ended = new Promise<void>((resolve) => (runEnded = resolve)).then(() => {
+    over = true;
+  });
   const whole = (async () => {
     const started = await runVitest(
       { ...options, start: { selection: options.selection, context: context.address } },
@@ -80,7 +83,8 @@ export function startSuites(options: {
     begin: (given) => context.provide(given),
     done,
     close: async () => {
-      if (closing) {
+      // A run that ended has nothing to cancel: vitest is closing itself.
+      if (closing || over) {
         await whole.catch(() => undefined);
         return;
       }
