@@ -6,7 +6,7 @@ import { RemoteBroker } from '../src/broker/remote.js';
 import { serveBroker } from '../src/broker/channel.js';
 import { closeDispatcher, HttpClient } from '../src/http/client.js';
 import { readReport, runCli } from '../test/support/cli.js';
-import { cpuPressure } from './machine-load.js';
+import { machinePace } from './machine-pace.js';
 import { paginationWalk } from './pagination-walk.js';
 
 // `npm run bench`: figures, not a timed test. Prints the local full run's wall time (median of
@@ -21,7 +21,7 @@ const ms = (value: number) => `${value.toFixed(2)} ms`;
 async function fullRuns(): Promise<void> {
   const times: number[] = [];
   let requests = 0;
-  const load = cpuPressure();
+  const paceBefore = machinePace();
   for (let i = 0; i < RUNS; i++) {
     const started = performance.now();
     const result = await runCli(['--seed', '1']);
@@ -32,8 +32,9 @@ async function fullRuns(): Promise<void> {
   console.log(
     `full run against the embedded reference: median ${(median(times) / 1000).toFixed(2)} s over ${RUNS} runs (${times.map((t) => (t / 1000).toFixed(2)).join(', ')} s), ${requests} requests, ${runtime()}`,
   );
-  const pressure = load.end();
-  if (pressure) console.log(`  during those runs: ${pressure}`);
+  console.log(
+    `  the machine's pace: a fixed piece of CPU work took ${paceBefore.toFixed(1)} ms before these runs and ${machinePace().toFixed(1)} ms after (the slower, the slower every figure)`,
+  );
 }
 
 /**
