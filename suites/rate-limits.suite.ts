@@ -1,4 +1,5 @@
 import { check, rateHeaders } from '../src/kit.js';
+import { resentIn } from './support/bursts.js';
 import { first429Of } from './support/limits.js';
 import { burstRoutes, exhausted, numbersIn, withinWindowOf } from './support/exhaustion.js';
 
@@ -65,8 +66,15 @@ check(
       refused,
       main!,
     );
-    // A key nobody else knows, refused before its own ceiling, spends a budget shared with others.
+    // A key nobody else knows, refused before its own ceiling, spends a budget shared with others;
+    // unless the suite itself sent some of the burst twice (`resentIn`).
     const { judgement } = burst;
+    const resent = resentIn(burst);
+    if (judgement.kind === 'early' && resent > 0) {
+      t.skip(
+        `the created key was refused after ${judgement.accepted} requests of its ceiling, but the burst sent ${resent} of its requests again after their connections failed: the target may have counted those twice`,
+      );
+    }
     t.ensure(
       judgement.kind !== 'early',
       () =>

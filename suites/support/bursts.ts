@@ -156,6 +156,15 @@ export interface BurstOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
+/**
+ * Requests of the judged attempt that the suite sent again after their connection failed before
+ * any answer (`retryOf`): the target may have counted the first sending too, so that a 429 before
+ * the ceiling is the suite's own doing as much as anyone's, and proves nothing.
+ */
+export function resentIn(burst: BurstResult): number {
+  return burst.attempt.filter((res) => res.exchange.retryOf !== undefined).length;
+}
+
 /** Sends bursts until the judgement is clear: at most two, the second aligned to a boundary. */
 export async function provokeLimit(options: BurstOptions): Promise<BurstResult> {
   const now = options.now ?? Date.now;
