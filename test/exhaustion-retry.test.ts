@@ -60,11 +60,19 @@ describe("a created key's exhaustion made again after its window ended", () => {
 });
 
 /**
+ * The window of the targets that count a request twice: a sliding one, long enough that no burst
+ * outlasts it however loaded the machine, so that the double count always brings the 429 early
+ * (a fixed window's boundary inside the burst, or a burst slower than a 1-s window, hid it).
+ */
+const COUNTED_TWICE_WINDOW_S = 5;
+
+/**
  * The reference, with one request of a created key's burst counted and then left unanswered (its
  * connection closed before any byte of a response): the suite sends it again, and the target
  * counts it twice.
  */
 function countedTwice(reference: ReferenceApp): void {
+  slidingWindow.modify!(reference);
   const sent = new Map<string, number>();
   let dropped = false;
   reference.app.addHook('preHandler', async (request, reply) => {
@@ -81,7 +89,7 @@ function countedTwice(reference: ReferenceApp): void {
 
 describe('a request of the exhausting burst the target counted twice', () => {
   test('makes no RATE-6 finding of the 429 before the ceiling it brings: the suite sent it again', async () => {
-    const { report, reportDir } = await runAgainstReference({ modify: countedTwice }, ['--only', 'RATE-6']);
+    const { report, reportDir } = await runAgainstReference({ modify: countedTwice, windowSeconds: COUNTED_TWICE_WINDOW_S }, ['--only', 'RATE-6']);
     const har = JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: { _retryOf?: number }[] } };
     expect(har.log.entries.filter((e) => e._retryOf !== undefined)).toHaveLength(1);
     const rate6 = report.clauses.find((c) => c.id === 'RATE-6')!;
@@ -92,6 +100,7 @@ describe('a request of the exhausting burst the target counted twice', () => {
 
 /** The reference, with the tenth request of a window without a key counted and then left unanswered. */
 function keylessCountedTwice(reference: ReferenceApp): void {
+  slidingWindow.modify!(reference);
   const hit = reference.state.limiter.hit.bind(reference.state.limiter);
   let dropNext = false;
   let dropped = false;
@@ -110,9 +119,10 @@ function keylessCountedTwice(reference: ReferenceApp): void {
 }
 
 test('a request of the burst without a key that the target counted twice makes no RATE-7 finding of the 429 before the ceiling', async () => {
-  const { report, reportDir } = await runAgainstReference({ modify: keylessCountedTwice }, ['--only', 'RATE-7']);
+  const { report, reportDir } = await runAgainstReference({ modify: keylessCountedTwice, windowSeconds: COUNTED_TWICE_WINDOW_S }, ['--only', 'RATE-7']);
   const har = JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: { _retryOf?: number }[] } };
   expect(har.log.entries.filter((e) => e._retryOf !== undefined)).toHaveLength(1);
   const rate7 = report.clauses.find((c) => c.id === 'RATE-7')!;
-  expect(rate7.status, JSON.stringify(rate7)).not.toBe('fail');
+  expect(rate7.status, JSON.stringify(rate7)).toBe('skipped');
+  expect(rate7.checks[0]!.reason).toMatch(/sent 1 of them again after their connections failed/);
 });
