@@ -1,9 +1,9 @@
 /**
  * The machine's pace while a benchmark runs: how long a fixed piece of CPU work takes (JSON parsed
  * and written, as a run spends much of its CPU), the median of a few, before and after the
- * figures. On a shared virtual machine the same local run took from 3.3 to 5.0 CPU-seconds from
- * one hour to the next, with no steal time reported and no other process running: a figure beside
- * the pace tells a slow hour from a slower suite.
+ * figures. On this shared virtual machine the same local run took from 3.3 to 5.0 CPU-seconds
+ * within a quarter of an hour, with no steal time reported and the machine otherwise idle: a figure
+ * beside the pace tells a slow hour from a slower suite.
  */
 export function machinePace(): number {
   for (let i = 0; i < 2; i++) workload();

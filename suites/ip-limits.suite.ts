@@ -101,7 +101,7 @@ check(
     const resent = resentIn(burst);
     if (burst.judgement.kind === 'early' && burst.first429 && resent > 0) {
       t.skip(
-        `the burst without a key met its 429 after ${burst.judgement.accepted} of ${ceiling} requests, but sent ${resent} of them again after their connections failed: the target may have counted those twice`,
+        `the burst without a key met its 429 after ${burst.judgement.accepted} of ${ceiling} requests, but sent ${resent} of them again, the API having given no answer to the first sending, which the target may still have counted`,
       );
     }
     if (burst.judgement.kind === 'early' && burst.first429) {

@@ -72,7 +72,7 @@ check(
     const resent = resentIn(burst);
     if (judgement.kind === 'early' && resent > 0) {
       t.skip(
-        `the created key was refused after ${judgement.accepted} requests of its ceiling, but the burst sent ${resent} of its requests again after their connections failed: the target may have counted those twice`,
+        `the created key was refused after ${judgement.accepted} requests of its ceiling, but the burst sent ${resent} of its requests again, the API having given no answer to the first sending, which the target may still have counted`,
       );
     }
     t.ensure(

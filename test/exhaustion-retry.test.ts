@@ -109,8 +109,8 @@ function keylessCountedTwice(reference: ReferenceApp): void {
 
 describe('a request of a rate-limit burst that the target counted twice, the suite having sent it again', () => {
   const cases = [
-    { clause: 'RATE-6', burst: "a created key's", modify: countedTwice, reason: /sent 1 of its requests again after their connections failed/ },
-    { clause: 'RATE-7', burst: 'the keyless', modify: keylessCountedTwice, reason: /sent 1 of them again after their connections failed/ },
+    { clause: 'RATE-6', burst: "a created key's", modify: countedTwice, reason: /sent 1 of its requests again, the API having given no answer/ },
+    { clause: 'RATE-7', burst: 'the keyless', modify: keylessCountedTwice, reason: /sent 1 of them again, the API having given no answer/ },
   ];
   for (const { clause, burst, modify, reason } of cases) {
     test(`in ${burst} burst makes no ${clause} finding of the 429 before the ceiling it brings`, async () => {

@@ -157,9 +157,10 @@ export interface BurstOptions {
 }
 
 /**
- * Requests of the judged attempt that the suite sent again after their connection failed before
- * any answer (`retryOf`): the target may have counted the first sending too, so that a 429 before
- * the ceiling is the suite's own doing as much as anyone's, and proves nothing.
+ * Requests of the judged attempt that the suite sent again (`retryOf`): the API gave no answer to
+ * the first sending (a connection that failed before any byte, a front end's 502/503/504), which
+ * the target may still have counted, so that a 429 before the ceiling may be the suite's own
+ * doing, and proves nothing.
  */
 export function resentIn(burst: BurstResult): number {
   return burst.attempt.filter((res) => res.exchange.retryOf !== undefined).length;
