@@ -126,7 +126,8 @@ export class Redactor {
     from = 0;
     for (let at = searches.parts.find(whole, 0); at >= 0; at = searches.parts.find(whole, from)) {
       pieces.push(whole.subarray(from, at), REDACTED_BYTES);
-      from = at + this.#extendBytes(whole, at);
+      const window = Buffer.from(whole.buffer, whole.byteOffset + at, SECRET_PART_LENGTH).toString('latin1');
+      from = at + this.#extend(window, (n) => whole[at + n]);
     }
     return from === 0 ? whole : Buffer.concat([...pieces, whole.subarray(from)]);
   }
@@ -204,7 +205,7 @@ export class Redactor {
     let out = '';
     let from = 0;
     for (let at = next(0); at >= 0; at = next(from)) {
-      const end = at + this.#extend(text, at, text.slice(at, at + SECRET_PART_LENGTH));
+      const end = at + this.#extend(text.slice(at, at + SECRET_PART_LENGTH), (n) => text.charCodeAt(at + n));
       out += text.slice(from, at) + REDACTED;
       from = end;
     }
@@ -236,20 +237,6 @@ export class Redactor {
     return null;
   }
 
-  /** `#extend` over bytes: every secret with parts is ASCII where the byte index exists. */
-  #extendBytes(bytes: Uint8Array, at: number): number {
-    const window = Buffer.from(bytes.buffer, bytes.byteOffset + at, SECRET_PART_LENGTH).toString('latin1');
-    let best = window.length;
-    for (const { body } of this.#secrets) {
-      for (let k = body.indexOf(window); k >= 0; k = body.indexOf(window, k + 1)) {
-        let n = window.length;
-        while (k + n < body.length && at + n < bytes.length && bytes[at + n] === body.charCodeAt(k + n)) n++;
-        best = Math.max(best, n);
-      }
-    }
-    return best;
-  }
-
   /** The indices of whole forms' starts and of parts, where `#runIndex` can be built. */
   #searchIndices(): Searches | false {
     if (this.#searches === null) {
@@ -279,12 +266,18 @@ export class Redactor {
     this.#searches = null;
   }
 
-  #extend(text: string, at: number, window: string): number {
+  /**
+   * How far a part found in a text (`window`, its first SECRET_PART_LENGTH characters) keeps
+   * following a secret: `codeAt(n)` is the text's code unit `n` past the part's start, undefined or
+   * NaN past its end. A text in bytes reads a byte a character: where the byte index exists, every
+   * secret with parts is ASCII.
+   */
+  #extend(window: string, codeAt: (n: number) => number | undefined): number {
     let best = window.length;
     for (const { body } of this.#secrets) {
       for (let k = body.indexOf(window); k >= 0; k = body.indexOf(window, k + 1)) {
         let n = window.length;
-        while (k + n < body.length && text[at + n] === body[k + n]) n++;
+        while (k + n < body.length && codeAt(n) === body.charCodeAt(k + n)) n++;
         best = Math.max(best, n);
       }
     }
