@@ -91,7 +91,8 @@ for (const name of Object.keys(BLIND) as BlindName[]) {
   describe.skipIf(skip)(`the implementation written blind on ${name}${skip ? ' (skipped: no python3)' : ''}`, { concurrent: true }, () => {
     test('is conformant under its own profile, with no warning but those it owns to', async () => {
       const { result, report } = await judged(name, (own) => own);
-      expect(flagged(report, ['fail', 'error']), rateTrail(result.reportDir)).toEqual([]);
+      const flags = flagged(report, ['fail', 'error']);
+      expect(flags, flags.length > 0 ? rateTrail(result.reportDir) : undefined).toEqual([]);
       expect(unowned(report, name)).toEqual([]);
       expect(report.suiteFaults).toEqual([]);
       expect(report.verdict).toBe('conformant');
@@ -100,7 +101,8 @@ for (const name of Object.keys(BLIND) as BlindName[]) {
 
     test('is never non-conformant under the document-only profile', async () => {
       const { result, report } = await judged(name, documentOnly);
-      expect(flagged(report, ['fail', 'error']), rateTrail(result.reportDir)).toEqual([]);
+      const flags = flagged(report, ['fail', 'error']);
+      expect(flags, flags.length > 0 ? rateTrail(result.reportDir) : undefined).toEqual([]);
       expect(unowned(report, name)).toEqual([]);
       expect(report.suiteFaults).toEqual([]);
       expect(report.verdict).toBe('conformant');
