@@ -13,7 +13,8 @@ export class RateLimiter {
   readonly #counts = new Map<string, { window: number; used: number }>();
   constructor(
     readonly windowMs: number,
-    readonly now: () => number = Date.now,
+    /** The server's clock (a variant may set it apart from the machine's). */
+    public now: () => number = Date.now,
   ) {}
 
   /** Forgets what `bucket` spent in its current window (it starts afresh). */

@@ -9,5 +9,6 @@ export interface ReferenceState {
   readonly store: Store;
   readonly limiter: RateLimiter;
   readonly behaviour: Behaviour;
-  readonly now: () => number;
+  /** The server's clock, in ms: every time it writes (Reset, Retry-After, last use) is on it. A variant may set it apart from the machine's. */
+  now: () => number;
 }

@@ -13,6 +13,7 @@ export { isLoopback } from './http/loopback.js';
 export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';
 export { SUBMISSION_CREATION_PATH } from './broker/submission-cap.js';
 export { sleep } from './sleep.js';
+export { suiteNow } from './clock.js';
 
 // The target's collections and the document's shapes.
 export { idsOf, spread, type Envelope } from './check/lists.js';
@@ -25,3 +26,4 @@ export { collections, COLLECTION_NAMES, type CollectionEndpoint, type Collection
 export { errorOf, hasValueAnywhere, isErrorEnvelope, type ErrorObject } from './judge/errors.js';
 export { isJsonMediaType, judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from './judge/run-wide.js';
 export { RESET_SKEW_SECONDS, rateHeaders, type RateHeaders } from './http/rate-headers.js';
+export { dateOf, ServerClock, serverClockOf, serverTimeOf, type ClockEstimate } from './http/server-clock.js';

@@ -1,4 +1,17 @@
-import { check, endedAt, failedCredential, fromApi, type CheckContext, type Exchange, type HttpResponse, RESET_SKEW_SECONDS, rateHeaders } from '../src/kit.js';
+import {
+  check,
+  endedAt,
+  failedCredential,
+  fromApi,
+  type CheckContext,
+  type Exchange,
+  type HttpResponse,
+  RESET_SKEW_SECONDS,
+  rateHeaders,
+  serverClockOf,
+  serverTimeOf,
+  suiteNow,
+} from '../src/kit.js';
 import { provokeLimit, resentIn, stepOf, type BurstResult } from './support/bursts.js';
 import { first429Of, PROBE } from './support/limits.js';
 import { exhausted } from './support/exhaustion.js';
@@ -29,12 +42,14 @@ async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior:
   };
   const reset = resetOf(last);
   if (reset === null) return null;
-  const open = reset * 1000 > Date.now();
+  // The Reset is on the target's clock: read on the suite's through the run's Date headers.
+  const resetAt = serverClockOf(log).toSuite(reset * 1000);
+  const open = resetAt > suiteNow();
   // The window the last of them fell in is over: the budget is whole, and none of them counts.
   const inWindow = open ? withoutKey.filter((e) => resetOf(e) === reset) : [];
   // One of them refused: the run's own count of the window is already off.
   if (inWindow.some((e) => e.response!.status === 429)) return null;
-  const opened = open ? reset * 1000 - windowMs : Date.now() - windowMs;
+  const opened = open ? resetAt - windowMs : suiteNow() - windowMs;
   // A revoked key's 401 (KEY-5 walks every path with one) is a failed credential too.
   const failed = log.filter((e) => failedCredential(e) && fromApi(e) && Date.parse(e.startedAt) >= opened).length;
   return { prior: inWindow.map(asResponse), failed };
@@ -164,8 +179,10 @@ check(
   async (t) => {
     // The created key was exhausted in the phase before (suites/rate-limits.suite.ts), and RATE-7's
     // burst is done: whatever 429s the run met are judged.
-    const refused = (await t.log()).filter((e) => e.response?.status === 429);
+    const log = await t.log();
+    const refused = log.filter((e) => e.response?.status === 429);
     if (refused.length === 0) t.skip('the run provoked no 429');
+    const clock = serverClockOf(log);
     for (const e of refused) {
       const headers = e.response!.headers;
       const retryAfter = headers['retry-after'];
@@ -174,8 +191,7 @@ check(
       const h = rateHeaders(headers);
       // Seconds, not milliseconds: a wait beyond both the window and the Reset it came with is no
       // wait of this window (a count in milliseconds passes the digits rule by itself).
-      const answeredAt = Date.parse(e.startedAt) + e.durationMs;
-      const untilReset = h.reset === null ? 0 : h.reset - answeredAt / 1000;
+      const untilReset = h.reset === null ? 0 : h.reset - serverTimeOf(e, clock) / 1000;
       const longest = Math.max(t.profile.limits.windowSeconds, untilReset) + RESET_SKEW_SECONDS;
       t.ensure(
         h.retryAfter === null || h.retryAfter <= longest,

@@ -2,6 +2,7 @@ import {
   check,
   endedAt,
   sleep,
+  suiteNow,
   type CheckContext,
   type HttpResponse,
   errorOf,
@@ -357,7 +358,7 @@ check(
         ...served.slice(0, 3),
       );
       // A second after the deletion was answered: the sweep's requests count toward the wait.
-      await sleep(endedAt(deleted.exchange) + 1000 - Date.now());
+      await sleep(endedAt(deleted.exchange) + 1000 - suiteNow());
       const later = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       ensureRevoked(t, later, 'a request with the deleted key a second later', deleted);
     } finally {
@@ -416,7 +417,7 @@ check(
       // Last-use times may have a resolution of one second: the key is used again 1.1 s after its
       // last use (the first, as it was created), the reading of its time counting toward the wait.
       const lastUse = key.firstUse.last?.exchange;
-      await sleep(lastUse ? endedAt(lastUse) + 1100 - Date.now() : 1100);
+      await sleep(lastUse ? endedAt(lastUse) + 1100 - suiteNow() : 1100);
       const use = await t.http.get(PROBE_PATH, { auth: t.keys.credential(key) });
       t.ensure(use.status === 200, () => `using the key again answered ${use.status}`, use);
       const after = await lastUseUntil(t, key, (value) => movedOn(before.value, value));
@@ -434,9 +435,9 @@ check(
 
 /** The key's last-use time, read again once a second for up to LAST_USE_SETTLE_MS until `settled` holds. */
 async function lastUseUntil(t: CheckContext, key: CreatedKey, settled: (value: unknown) => boolean): Promise<{ value: unknown; res: HttpResponse }> {
-  const deadline = Date.now() + LAST_USE_SETTLE_MS;
+  const deadline = suiteNow() + LAST_USE_SETTLE_MS;
   let seen = await lastUse(t, key);
-  while (!settled(seen.value) && Date.now() < deadline) {
+  while (!settled(seen.value) && suiteNow() < deadline) {
     await sleep(1000);
     seen = await lastUse(t, key);
   }

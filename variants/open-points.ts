@@ -25,6 +25,10 @@ export const OPEN_POINTS = {
     section: 'Limits',
     text: 'How a window is kept: fixed from the first request, aligned on the clock, sliding, a token bucket (not stated)',
   },
+  'server-clock': {
+    section: 'Limits',
+    text: "Whose clock the Unix time of X-RateLimit-Reset is on: the server's, which may be minutes from the client's (not stated)",
+  },
   'rate-ceiling': { section: 'Limits', text: "A dedicated deployment's own per-key ceiling (declared in the profile)" },
   'last-use-format': {
     section: 'Other resources',

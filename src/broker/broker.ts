@@ -103,6 +103,7 @@ export class Broker {
     }
     // A front end's answer says nothing of the API's budget: counted as spent, like a failure.
     if (exchange.response && fromApi(exchange)) {
+      this.pacer.serverClock.observeExchange(exchange);
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
       if (failedCredential(exchange)) this.pacer.observe(FAILED_CREDENTIALS_BUCKET, true, exchange.response.status, rateHeaders({}), false);
     } else {

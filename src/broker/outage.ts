@@ -1,4 +1,5 @@
 import { endedAt, fromApi, type Exchange, type TransportFailureKind } from '../http/exchange.js';
+import { suiteNow } from '../clock.js';
 
 /** Exchanges in a row without an answer of the API that mean the target is gone… */
 const IN_A_ROW = 6;
@@ -47,7 +48,7 @@ export class OutageWatch {
   #resolve!: (outage: Outage) => void;
   #probe: (() => Promise<boolean>) | null = null;
   #confirmation: Promise<void> | null = null;
-  #lastSeenAt = Date.now();
+  #lastSeenAt = suiteNow();
   /** Resolves once, when the target is found gone. */
   readonly detected = new Promise<Outage>((resolve) => (this.#resolve = resolve));
 
@@ -62,7 +63,7 @@ export class OutageWatch {
     this.#probe = probe;
     if (!probe) return () => undefined;
     const timer = setInterval(() => {
-      if (this.#answered && Date.now() - this.#lastSeenAt >= IDLE_PROBE_MS) void this.#confirm();
+      if (this.#answered && suiteNow() - this.#lastSeenAt >= IDLE_PROBE_MS) void this.#confirm();
     }, IDLE_PROBE_MS).unref();
     void this.detected.then(() => clearInterval(timer));
     return () => clearInterval(timer);
@@ -86,7 +87,7 @@ export class OutageWatch {
   /** Takes one exchange of the log, in the order they were recorded; answers the outage when this one reveals it. */
   observe(exchange: Exchange): Outage | null {
     if (this.#outage) return null;
-    this.#lastSeenAt = Date.now();
+    this.#lastSeenAt = suiteNow();
     if (exchange.response !== undefined && fromApi(exchange)) {
       this.#answered = true;
       this.#streak = [];
@@ -122,7 +123,7 @@ export class OutageWatch {
   }
 
   async #probeAll(probe: () => Promise<boolean>): Promise<void> {
-    const startedAt = Date.now();
+    const startedAt = suiteNow();
     for (let n = 0; n < PROBES; n++) {
       if (n > 0) await new Promise((resolve) => setTimeout(resolve, PROBE_GAP_MS));
       if (this.#outage || (await probe())) return;

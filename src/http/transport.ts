@@ -9,6 +9,7 @@ import { listSkeleton } from './list-skeleton.js';
 import { notUtf8 } from './utf8.js';
 import type { Send } from './layer.js';
 import type { Outgoing } from './request.js';
+import { suiteNow } from '../clock.js';
 
 /** Kept of a body in the log; complete bodies only pass through the broker's leak scan. */
 export const LOGGED_BODY_LIMIT = 64 * 1024;
@@ -124,7 +125,7 @@ function exchangeOf(request: Outgoing): Exchange {
   const { spec } = request;
   return {
     check: request.check,
-    startedAt: new Date().toISOString(),
+    startedAt: new Date(suiteNow()).toISOString(),
     durationMs: 0,
     auth: request.auth,
     bucket: request.bucket,

@@ -1,6 +1,7 @@
 import type { ClauseId } from '../clauses/catalogue.js';
 import { endedAt, fromApi, type Exchange } from '../http/exchange.js';
 import { RESET_SKEW_SECONDS, rateHeaders } from '../http/rate-headers.js';
+import { dateOf, serverClockOf, serverTimeOf } from '../http/server-clock.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors } from '../schemas.js';
 import { collections } from '../target/collections.js';
@@ -200,13 +201,14 @@ export const RUN_WIDE_JUDGES = {
         return missing.length === 0 ? [] : [{ reason: `an authenticated ${e.response.status} lacks integer ${missing.join(', ')}`, exchange: e }];
       }),
 
-  'RATE-2': (log, profile) =>
-    answered(log)
+  'RATE-2': (log, profile) => {
+    const clock = serverClockOf(log);
+    return answered(log)
       .filter(authenticated)
       .flatMap((e) => {
         const h = rateHeaders(e.response.headers);
         const ceiling = profile.limits.perKeyPerMinute;
-        const at = endedAt(e) / 1000;
+        const at = serverTimeOf(e, clock) / 1000;
         const reasons: string[] = [];
         if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}${whoseCeiling(ceiling)}`);
         if (h.remaining !== null && h.limit !== null && h.remaining > h.limit)
@@ -214,9 +216,9 @@ export const RUN_WIDE_JUDGES = {
         if (/^\s*-\d+\s*$/.test(e.response.headers['x-ratelimit-remaining'] ?? ''))
           reasons.push(`X-RateLimit-Remaining is negative (${e.response.headers['x-ratelimit-remaining']!.trim()})`);
         if (h.reset !== null) {
-          // Judged against the local time the response arrived, with RESET_SKEW_SECONDS either way.
+          // Judged against the target's own time of the answer (its Date), with RESET_SKEW_SECONDS either way.
           const ahead = h.reset - at;
-          const skew = `${RESET_SKEW_SECONDS} s of clock skew allowed`;
+          const skew = `${RESET_SKEW_SECONDS} s allowed, against ${dateOf(e.response.headers) === null ? "the suite's clock" : 'the Date header it came with'}`;
           if (ahead > profile.limits.windowSeconds + RESET_SKEW_SECONDS)
             reasons.push(
               `X-RateLimit-Reset ${h.reset} is ${Math.round(ahead)} s ahead, more than one window of ${profile.limits.windowSeconds} s (${skew}): not a Unix time in seconds`,
@@ -225,11 +227,13 @@ export const RUN_WIDE_JUDGES = {
             reasons.push(`X-RateLimit-Reset ${h.reset} lies ${Math.round(-ahead)} s in the past (${skew}): not the Unix time the window resets`);
         }
         return reasons.length === 0 ? [] : [{ reason: reasons.join('; '), exchange: e }];
-      }),
+      });
+  },
 
   'RATE-8': (log, profile) => {
-    // Only a Reset that is a Unix time near the response tells two windows apart (RATE-2 judges the rest).
-    const plausible = (e: Answered, reset: number) => Math.abs(reset - endedAt(e) / 1000) <= profile.limits.windowSeconds + RESET_SKEW_SECONDS;
+    // Only a Reset that is a Unix time near the response (on the target's clock) tells two windows apart (RATE-2 judges the rest).
+    const clock = serverClockOf(log);
+    const plausible = (e: Answered, reset: number) => Math.abs(reset - serverTimeOf(e, clock) / 1000) <= profile.limits.windowSeconds + RESET_SKEW_SECONDS;
     const last = new Map<string, Answered>();
     // Pairs of sequential requests of a key in one window where Remaining did not fall, and
     // whether it fell anywhere. A sliding window or a token bucket gives budget back between two

@@ -1,5 +1,6 @@
 import type { HttpResponse } from '../http/client.js';
 import { sleep } from '../sleep.js';
+import { suiteNow } from '../clock.js';
 
 /** What using a new key showed: which value is the key, its first answer, and the one that authenticated. */
 export interface FirstUse {
@@ -29,11 +30,11 @@ export async function identifySecret(
 ): Promise<FirstUse> {
   const firsts = new Map<string, HttpResponse>();
   let last: HttpResponse | null = null;
-  const deadline = Date.now() + (options.withinMs ?? KEY_PROPAGATION_MS);
+  const deadline = suiteNow() + (options.withinMs ?? KEY_PROPAGATION_MS);
   const done = (res: HttpResponse) => (options.declared ? res.status !== 401 : res.status >= 200 && res.status < 300);
   for (let round = 0; candidates.length > 0; round++) {
     if (round > 0) {
-      if (Date.now() >= deadline) break;
+      if (suiteNow() >= deadline) break;
       await sleep(1000);
     }
     for (const candidate of candidates) {

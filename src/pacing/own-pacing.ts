@@ -12,6 +12,9 @@ export function ownPacing(limits: Profile['limits']): ClientHooks {
   const pacer = new Pacer({ perKey: limits.perKeyPerMinute, anonymous: limits.unauthenticatedPerMinute, windowMs: limits.windowSeconds * 1000 });
   return {
     acquire: (bucket, anonymous) => pacer.acquire(bucket, anonymous),
-    record: async (e) => pacer.observe(e.bucket, e.auth === 'none', e.response?.status ?? null, rateHeaders(e.response?.headers ?? {}), !e.unpaced),
+    record: async (e) => {
+      pacer.serverClock.observeExchange(e);
+      pacer.observe(e.bucket, e.auth === 'none', e.response?.status ?? null, rateHeaders(e.response?.headers ?? {}), !e.unpaced);
+    },
   };
 }

@@ -5,10 +5,14 @@
  *
  * The headers are the truth while they are plausible; where a target sends none, or sends a Reset
  * that is not a Unix time within one window, the pacer falls back to counting its own requests
- * in a sliding window of the profile's size.
+ * in a sliding window of the profile's size. A Reset is a moment on the target's clock, read on
+ * the suite's through the target's `Date` headers (`serverClock`): a suite whose clock is minutes
+ * off still waits for the window the target names.
  */
 
 import type { RateHeaders } from '../http/rate-headers.js';
+import { ServerClock } from '../http/server-clock.js';
+import { suiteNow } from '../clock.js';
 import { sleep } from '../sleep.js';
 
 /**
@@ -31,6 +35,7 @@ export interface PacerOptions {
   readonly marginMs?: number;
   /** Called when a wait of two seconds or more begins, for progress output; `what` says why. */
   readonly onWait?: ((bucket: string, ms: number, what?: string) => void) | undefined;
+  /** The suite's clock (ms). @default suiteNow */
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
   /**
@@ -81,12 +86,14 @@ export class Pacer {
   readonly #sleep: (ms: number) => Promise<void>;
   /** Total time spent waiting for budgets, for the report and bench. */
   waitedMs = 0;
+  /** The target's clock against the suite's, from every answer's `Date` (fed by whoever records the exchanges). */
+  readonly serverClock = new ServerClock();
   #stopped: PacingStopped | null = null;
   readonly #waits = new Set<Wait>();
 
   constructor(options: PacerOptions) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? suiteNow;
     this.#sleep = options.sleep ?? sleep;
   }
 
@@ -293,7 +300,7 @@ export class Pacer {
 
   #plausibleReset(reset: number | null, now: number, margin: number): number | null {
     if (reset === null) return null;
-    const at = reset * 1000;
+    const at = this.serverClock.toSuite(reset * 1000);
     // A Reset in milliseconds or relative seconds is not a Unix time in seconds: ignore it.
     if (at < now - this.#options.windowMs || at > now + this.#options.windowMs + 5000) return null;
     return at + margin;

@@ -10,6 +10,7 @@ import type { Comparison } from './baseline.js';
 import { becauseWithKeyLeft } from './footprint.js';
 import { pathFlagsToNames } from './local-paths.js';
 import { networkOf, type NetworkFigures } from './network.js';
+import { clockOf, type ClockFigures } from './clock.js';
 
 /** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {
@@ -50,6 +51,8 @@ export interface ConformanceDocument {
   environment: { requests: number; unplanned429: number; waitedMs: number; schedule?: ScheduleRecord };
   /** What the network and any front end did: retries, transport failures, front-end answers. Absent in reports of earlier versions. */
   network?: NetworkFigures;
+  /** The target's clock against the suite's, from its Date headers: a fact of the run, never a finding. Absent in reports of earlier versions. */
+  clock?: ClockFigures;
   resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
   suiteFaults: string[];
   /**
@@ -178,6 +181,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
       ...(input.schedule ? { schedule: input.schedule } : {}),
     },
     network: networkOf(input.log),
+    clock: clockOf(input.log),
     resources: {
       // A creation sent and never answered may have made a key all the same: named, as `creating`.
       created: [...input.ledger.filter((e) => e.event === 'created'), ...outstandingOf(input.ledger, 'api_key').filter((e) => e.event === 'creating')],

@@ -1,5 +1,6 @@
 import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import { networkLines } from './network.js';
+import { clockLine } from './clock.js';
 import type { CheckRecord } from '../check/outcome.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ClauseStatus } from '../verdict/verdict.js';
@@ -249,6 +250,7 @@ ${
         .join('')
     : ''
 }
+${doc.clock ? `<li>${esc(clockLine(doc.clock))}</li>` : ''}
 ${doc.suiteFaults.map((f) => `<li class="status-error">suite fault: ${esc(f)}</li>`).join('')}</ul></section>`;
 }
 

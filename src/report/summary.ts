@@ -3,6 +3,7 @@ import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
 import { networkLines } from './network.js';
+import { clockLine } from './clock.js';
 import { sentence } from './sentence.js';
 
 const VERDICT_MARK: Record<ConformanceDocument['verdict'], string> = {
@@ -38,6 +39,7 @@ export function renderSummary(doc: ConformanceDocument, reportFiles: readonly st
   lines.push(sentence(cell(footprintLine(doc))));
   lines.push('');
   if (doc.network) lines.push(...networkLines(doc.network).map((line) => sentence(cell(line))), '');
+  if (doc.clock) lines.push(sentence(cell(clockLine(doc.clock))), '');
   lines.push(
     `Target \`${doc.target.baseUrl}\`${doc.target.embedded ? ' (embedded reference)' : ''} · profile \`${doc.profile.name}\` · suite ${doc.suite.version}` +
       `${doc.suite.commit ? ` (${doc.suite.commit.slice(0, 10)})` : ''} · seed \`${doc.seed}\` · ${(doc.durationMs / 1000).toFixed(1)} s${plannedText(doc)}`,

@@ -1,6 +1,8 @@
 import type { Selection } from '../clauses/selection.js';
 import type { Exchange } from '../http/exchange.js';
 import { rateHeaders } from '../http/rate-headers.js';
+import { serverClockOf } from '../http/server-clock.js';
+import { suiteNow } from '../clock.js';
 import type { ScheduleRecord } from '../report/document.js';
 import { notRunCause } from '../clauses/applicability.js';
 import type { Profile } from '../profile/profile.js';
@@ -260,14 +262,15 @@ export function scheduleLines(plan: Schedule): string[] {
 export function targetPace(
   log: readonly Exchange[],
   windowSeconds: number,
-  now = Date.now(),
+  now = suiteNow(),
 ): { readonly firstWindowEndsInS: number | null; readonly secondsPerRequest: number; readonly perKeyCeiling: number | null } {
   const keyed = log.filter((e) => e.auth === 'main' && e.response !== undefined);
   const last = keyed.length > 0 ? rateHeaders(keyed[keyed.length - 1]!.response!.headers) : null;
   const reset = last?.reset ?? null;
   // Another ceiling than the profile's: the target's word is what the pacer keeps to.
   const perKeyCeiling = last?.limit !== null && last?.limit !== undefined && last.limit > 0 ? last.limit : null;
-  const endsInS = reset === null ? null : reset - now / 1000;
+  // The Reset is on the target's clock: read on the suite's through the Date headers.
+  const endsInS = reset === null ? null : (serverClockOf(log).toSuite(reset * 1000) - now) / 1000;
   const firstWindowEndsInS = endsInS !== null && endsInS > 0 && endsInS <= windowSeconds + 1 ? endsInS : null;
   // The quickest answer: the first ones are slow with the connection's setup and a cold start.
   const quickest = Math.min(...log.map((e) => e.durationMs / 1000));

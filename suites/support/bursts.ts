@@ -1,4 +1,4 @@
-import { type HttpResponse, RESET_SKEW_SECONDS, rateHeaders, sleep as defaultSleep } from '../../src/kit-judging.js';
+import { dateOf, type HttpResponse, RESET_SKEW_SECONDS, rateHeaders, serverClockOf, sleep as defaultSleep, suiteNow } from '../../src/kit-judging.js';
 
 /**
  * Crossing a rate limit on purpose, soundly for fixed and sliding windows alike.
@@ -38,11 +38,13 @@ export type BurstJudgement =
 
 /**
  * One response as a step. A Reset that is no Unix time within a window of now (milliseconds, or
- * seconds from now) cannot tell windows apart, so it counts as absent.
+ * seconds from now) cannot tell windows apart, so it counts as absent. Now is the target's, its
+ * `Date`, where it sends one: the suite's clock may be minutes off.
  */
 export function stepOf(res: HttpResponse, sentAt: number, doneAt: number, windowMs: number): BurstStep {
   const reset = rateHeaders(res.headers).reset;
-  const plausible = reset !== null && Math.abs(reset * 1000 - doneAt) <= windowMs + PLAUSIBLE_SKEW_MS;
+  const now = dateOf(res.headers) ?? doneAt;
+  const plausible = reset !== null && Math.abs(reset * 1000 - now) <= windowMs + PLAUSIBLE_SKEW_MS;
   return { status: res.status, reset: plausible ? reset : null, sentAt, doneAt };
 }
 
@@ -168,7 +170,7 @@ export function resentIn(burst: BurstResult): number {
 
 /** Sends bursts until the judgement is clear: at most two, the second aligned to a boundary. */
 export async function provokeLimit(options: BurstOptions): Promise<BurstResult> {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? suiteNow;
   const sleep = options.sleep ?? defaultSleep;
   const responses: HttpResponse[] = [];
   let aligned = false;
@@ -227,7 +229,7 @@ export async function provokeLimit(options: BurstOptions): Promise<BurstResult> 
       slowRetries++;
       const lastReset = done[done.length - 1]?.step.reset ?? null;
       if (lastReset === null) await options.untilFresh();
-      else await sleep(Math.max(0, lastReset * 1000 + 20 - now()));
+      else await sleep(Math.max(0, serverClockOf(done.map((d) => d.res.exchange)).toSuite(lastReset * 1000) + 20 - now()));
       continue;
     }
     const attempt = done.map((d) => d.res);

@@ -1,4 +1,4 @@
-import { endedAt, sleep, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../../src/kit.js';
+import { endedAt, sleep, suiteNow, type CheckContext, type HttpResponse, isLoopback, RESET_SKEW_SECONDS, rateHeaders, type UsableKey } from '../../src/kit.js';
 import { provokeLimit, type BurstResult } from './bursts.js';
 import { PROBE } from './limits.js';
 
@@ -72,7 +72,7 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
     // Not awaited here: RATE-5 collects it. A rejection must not go unhandled meanwhile.
     recovery.catch(() => undefined);
     const main = await probe('main');
-    const againSentAt = Date.now();
+    const againSentAt = suiteNow();
     const again = { res: await probe(auth), sentAt: againSentAt };
     // The created key's window may have ended meanwhile (a short window, a loaded machine): then
     // nothing was shown about the main key, and the key is exhausted again in a fresh window.
@@ -92,7 +92,7 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
       // counting has forgotten them.
       const probes = [again.res, recovered && 'res' in recovered ? recovered.res : null];
       const last = Math.max(...probes.map((res) => (res ? endedAt(res.exchange) : 0)));
-      await sleep(last + windowSeconds * 1000 + FRESH_SLACK_MS - Date.now());
+      await sleep(last + windowSeconds * 1000 + FRESH_SLACK_MS - suiteNow());
       continue;
     }
     return { key, burst, main, again, recovery, mainRefusals };
@@ -122,7 +122,7 @@ async function recover(t: CheckContext, auth: { key: string; kind: 'created' }, 
   const longest = t.profile.limits.windowSeconds + RESET_SKEW_SECONDS;
   if (retryAfter > longest) return { skip: `Retry-After says ${retryAfter} s, more than one window of ${t.profile.limits.windowSeconds} s: not waited for` };
   const slackMs = transitSlackMs(t.run.baseUrl);
-  await sleep(first429.at + retryAfter * 1000 + slackMs - Date.now());
+  await sleep(first429.at + retryAfter * 1000 + slackMs - suiteNow());
   const res = await t.sharedHttp.get(PROBE.path, { query: PROBE.query, auth, pace: false, expect429: true });
   return { res, waitedS: retryAfter };
 }

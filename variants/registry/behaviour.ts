@@ -17,6 +17,8 @@ import secondAccountLarger from '../second-account-larger.js';
 import trailingSlashServed from '../trailing-slash-served.js';
 import unknownQueryParams422 from '../unknown-query-params-422.js';
 import foreignWorkspace403 from '../foreign-workspace-403.js';
+import clockAhead from '../clock-ahead.js';
+import clockBehind from '../clock-behind.js';
 
 /** Variants of rate limiting, key timing, empty values, methods, paths and account data. */
 export const BEHAVIOUR_VARIANTS = {
@@ -25,6 +27,8 @@ export const BEHAVIOUR_VARIANTS = {
   'rate-token-bucket': rateTokenBucket,
   'rate-clock-aligned': rateClockAligned,
   'rate-higher-limit': rateHigherLimit,
+  'clock-behind': clockBehind,
+  'clock-ahead': clockAhead,
   'last-use-async': lastUseAsync,
   'last-use-omitted-until-used': lastUseOmittedUntilUsed,
   'new-key-delay': newKeyDelay,

@@ -4,6 +4,8 @@ import { TransportFailure } from '../failures.js';
 import type { Layer } from '../layer.js';
 import { isSafeMethod } from '../methods.js';
 import type { HttpResponse, Outgoing } from '../request.js';
+import { dateOf } from '../server-clock.js';
+import { suiteNow } from '../../clock.js';
 
 /** Attempts after the first, for one request. */
 const RETRIES = 3;
@@ -93,15 +95,20 @@ function settle(outcome: HttpResponse | TransportFailure, retried: number): Http
 function delayMs(outcome: HttpResponse | TransportFailure, attempt: number): number {
   const backOff = FIRST_BACKOFF_MS * 2 ** attempt;
   if (outcome instanceof TransportFailure) return backOff;
-  const retryAfter = retryAfterMs(outcome.headers['retry-after']);
+  const retryAfter = retryAfterMs(outcome.headers);
   return retryAfter === null ? backOff : Math.min(retryAfter, MAX_RETRY_AFTER_MS);
 }
 
-/** Retry-After as delay-seconds or an HTTP date (RFC 9110, 10.2.3); null when it is neither. */
-function retryAfterMs(value: string | undefined): number | null {
+/**
+ * Retry-After as delay-seconds or an HTTP date (RFC 9110, 10.2.3); null when it is neither. A date
+ * is a moment on the answering server's clock: the wait is its distance from the `Date` the same
+ * answer carries (the suite's clock only where there is none).
+ */
+export function retryAfterMs(headers: Readonly<Record<string, string>>): number | null {
+  const value = headers['retry-after'];
   if (value === undefined) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+  return Number.isNaN(at) ? null : Math.max(0, at - (dateOf(headers) ?? suiteNow()));
 }

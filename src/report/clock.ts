@@ -1,0 +1,45 @@
+import type { Exchange } from '../http/exchange.js';
+import { RESET_SKEW_SECONDS } from '../http/rate-headers.js';
+import { serverClockOf } from '../http/server-clock.js';
+
+/**
+ * The target's clock against the suite's, as the run's `Date` headers told it: a fact of the run,
+ * never a finding. Every time the target sent (`X-RateLimit-Reset`, an HTTP-date `Retry-After`) was
+ * judged and waited for on the target's own clock, so a skew here explains no verdict; it is
+ * reported so that a reader of the report knows the suite's machine was off (`conformance.json`'s
+ * `clock`, `summary.md`, and the terminal where the clocks are apart).
+ */
+export interface ClockFigures {
+  /** Answers of the API that carried a `Date` header. */
+  readonly samples: number;
+  /** Milliseconds the target's clock is ahead of the suite's (negative: behind); null without a `Date`. */
+  readonly offsetMs: number | null;
+  /** The offset lies within this many milliseconds of `offsetMs`; null without a `Date`. */
+  readonly withinMs: number | null;
+  /** The headers show the clocks apart: no offset of 0 agrees with all of them. */
+  readonly apart: boolean;
+  /** Times the headers disagreed with those before them (several clocks behind one address, a clock that stepped). */
+  readonly restarts: number;
+}
+
+export function clockOf(log: readonly Exchange[]): ClockFigures {
+  const estimate = serverClockOf(log).estimate();
+  if (!estimate) return { samples: 0, offsetMs: null, withinMs: null, apart: false, restarts: 0 };
+  return { samples: estimate.samples, offsetMs: estimate.offsetMs, withinMs: estimate.withinMs, apart: estimate.apart, restarts: estimate.restarts };
+}
+
+/** One line for `summary.md` (and the terminal, where the clocks are apart). */
+export function clockLine(c: ClockFigures): string {
+  if (c.samples === 0 || c.offsetMs === null || c.withinMs === null) {
+    return `clock: the target sent no Date header, so the times it sent were read on the suite's clock, ${RESET_SKEW_SECONDS} s of skew allowed`;
+  }
+  const seconds = (ms: number) => (Math.abs(ms) < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+  const from = `from ${c.samples} Date header(s)`;
+  const disagreed =
+    c.restarts === 0
+      ? ''
+      : `; its Date headers disagreed with the earlier ones ${c.restarts} time(s) (more than one clock behind the address, or a clock that stepped), and the latest were followed`;
+  if (!c.apart) return `clock: the target's clock and the suite's agree within ${seconds(c.withinMs + Math.abs(c.offsetMs))} (${from})${disagreed}`;
+  const way = c.offsetMs > 0 ? 'ahead of' : 'behind';
+  return `clock: the target's clock is ${seconds(Math.abs(c.offsetMs))} ${way} the suite's (±${seconds(c.withinMs)}, ${from}); every time the target sent was read on its own clock, so this explains no finding${disagreed}`;
+}

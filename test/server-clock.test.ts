@@ -1,0 +1,123 @@
+import { describe, expect, test } from 'vitest';
+import type { Exchange } from '../src/http/exchange.js';
+import { rateHeaders } from '../src/http/rate-headers.js';
+import { ServerClock, serverClockOf } from '../src/http/server-clock.js';
+import { RUN_WIDE_JUDGES } from '../src/judge/run-wide.js';
+import { retryAfterMs } from '../src/http/layers/retry-unanswered.js';
+import { Pacer } from '../src/pacing/pacer.js';
+import { parseProfile } from '../src/profile/profile.js';
+import { clockLine, clockOf } from '../src/report/clock.js';
+
+// Times the API sends are judged and waited for on the API's clock, as its Date headers tell it,
+// not on the clock of the machine the suite runs on (docs/judging.md, "What the suite's machine
+// decides"). Here the suite's clock is 90 s ahead of the target's, as on a CI runner that lost NTP.
+
+const SUITE_AHEAD_MS = 90_000;
+/** The suite's clock, some moment in a run (not a whole second, as a clock never is). */
+const suiteT0 = 1_795_000_000_437;
+const profile = parseProfile({ name: 't', limits: { perKeyPerMinute: 100, unauthenticatedPerMinute: 20, windowSeconds: 60 } });
+
+/** An answer made at `at` on the suite's clock by a target whose clock is `aheadMs` behind it, its window ending `resetInS` later. */
+function answer(at: number, resetInS: number, options: { aheadMs?: number; date?: boolean; remaining?: number } = {}): Exchange {
+  const serverNow = at - (options.aheadMs ?? SUITE_AHEAD_MS);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-ratelimit-limit': '100',
+    'x-ratelimit-remaining': String(options.remaining ?? 50),
+    'x-ratelimit-reset': String(Math.ceil(serverNow / 1000) + resetInS),
+  };
+  if (options.date !== false) headers['date'] = new Date(serverNow).toUTCString();
+  return {
+    startedAt: new Date(at - 3).toISOString(),
+    durationMs: 3,
+    auth: 'main',
+    bucket: 'key:a',
+    request: { method: 'GET', url: 'http://t/api/v1/workspaces', headers: {} },
+    response: { status: 200, headers, body: '{}', bytes: 2, truncated: false, json: 'ok' },
+  };
+}
+
+/** A run's answers spread over a few seconds, as the estimate sees them. */
+const spread = (aheadMs: number) => Array.from({ length: 40 }, (_, i) => answer(suiteT0 + i * 137, 30, { aheadMs }));
+
+describe('the target clock, from its Date headers', () => {
+  test('answers spread over seconds narrow the offset to well under the second a Date header is rounded to', () => {
+    const estimate = serverClockOf(spread(SUITE_AHEAD_MS)).estimate()!;
+    expect(estimate.apart).toBe(true);
+    expect(Math.abs(estimate.offsetMs + SUITE_AHEAD_MS)).toBeLessThanOrEqual(estimate.withinMs);
+    expect(estimate.withinMs).toBeLessThan(150);
+  });
+
+  test('where the clocks agree, nothing is corrected: the waits keep their own margin', () => {
+    const clock = serverClockOf(spread(0));
+    expect(clock.estimate()!.apart).toBe(false);
+    expect(clock.correctionMs()).toBe(0);
+  });
+
+  test('a moment the target names is never read as earlier than it is on the suite clock', () => {
+    for (const offset of [SUITE_AHEAD_MS, -SUITE_AHEAD_MS, 2_500]) {
+      const clock = serverClockOf(spread(offset));
+      const serverMoment = suiteT0 - offset + 10_000;
+      // True suite time of that moment: serverMoment + offset.
+      expect(clock.toSuite(serverMoment)).toBeGreaterThanOrEqual(serverMoment + offset);
+      expect(clock.toSuite(serverMoment) - (serverMoment + offset)).toBeLessThan(1_000);
+    }
+  });
+
+  test('headers from another clock (a load balancer in front of two hosts) start the estimate again and are counted', () => {
+    const clock = new ServerClock();
+    clock.observe(suiteT0, suiteT0 - 5, suiteT0);
+    clock.observe(suiteT0 + 30_000, suiteT0 + 100, suiteT0 + 105);
+    expect(clock.estimate()!.restarts).toBe(1);
+  });
+
+  test('the report states the skew as a fact of the run, in one line', () => {
+    const figures = clockOf(spread(SUITE_AHEAD_MS));
+    expect(figures.samples).toBe(40);
+    expect(clockLine(figures)).toMatch(/^clock: the target's clock is 90\.0 s behind the suite's \(±\d+ ms, from 40 Date header\(s\)\)/);
+    expect(clockLine(clockOf([answer(suiteT0, 30, { date: false })]))).toMatch(/sent no Date header/);
+  });
+});
+
+describe('RATE-2 reads X-RateLimit-Reset on the target clock', () => {
+  test('a Reset 30 s ahead of its own Date is right, though 60 s behind the suite clock', () => {
+    expect(RUN_WIDE_JUDGES['RATE-2'](spread(SUITE_AHEAD_MS), profile)).toEqual([]);
+    expect(RUN_WIDE_JUDGES['RATE-2'](spread(-SUITE_AHEAD_MS), profile)).toEqual([]);
+  });
+
+  test('a Reset in the past of its own Date is still a finding, and says against what it was read', () => {
+    const stale = answer(suiteT0, -87);
+    const [violation] = RUN_WIDE_JUDGES['RATE-2']([...spread(SUITE_AHEAD_MS), stale], profile);
+    expect(violation?.reason).toMatch(/lies 8\d s in the past \(5 s allowed, against the Date header it came with\)/);
+  });
+
+  test('an answer without Date is read on the run offset its other answers give', () => {
+    const undated = answer(suiteT0 + 10_000, 30, { date: false });
+    expect(RUN_WIDE_JUDGES['RATE-2']([...spread(SUITE_AHEAD_MS), undated], profile)).toEqual([]);
+  });
+});
+
+describe('the pacer waits for the window the target names, on its clock', () => {
+  test('a spent budget waits until the Reset, read through the Date, not a fallback count of its own', () => {
+    let now = suiteT0;
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 250, now: () => now });
+    for (const e of spread(SUITE_AHEAD_MS)) pacer.serverClock.observeExchange(e);
+    now = suiteT0 + 40 * 137;
+    const last = answer(now, 30, { remaining: 0 });
+    pacer.serverClock.observeExchange(last);
+    pacer.observe('k', false, 200, rateHeaders(last.response!.headers), false);
+    const delay = pacer.delay('k', false);
+    // The window ends 29-30 s after the answer on the target's clock (its Reset is whole seconds, rounded up).
+    expect(delay).toBeGreaterThan(29_000);
+    expect(delay).toBeLessThan(31_500);
+  });
+});
+
+describe('a Retry-After that is an HTTP date', () => {
+  test('is a wait from the Date of the same answer, not from the suite clock', () => {
+    const date = new Date(suiteT0 - SUITE_AHEAD_MS);
+    const at = new Date(date.getTime() + 7_000);
+    expect(retryAfterMs({ date: date.toUTCString(), 'retry-after': at.toUTCString() })).toBe(7_000);
+    expect(retryAfterMs({ 'retry-after': '7' })).toBe(7_000);
+  });
+});
