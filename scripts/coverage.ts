@@ -21,6 +21,7 @@ import type { CheckRecord } from '../src/check/outcome.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
 import { readReport, runCli } from '../test/support/cli.js';
+import { renderVariation } from './support/catalogues.js';
 
 export const COVERAGE_FILE = fileURLToPath(new URL('../docs/coverage.md', import.meta.url));
 
@@ -52,6 +53,7 @@ export function renderCoverage(report: ConformanceDocument, exchanges: readonly 
     ...rows,
     '',
     ...renderDimensions(report, exchanges),
+    ...renderVariation(),
   ].join('\n');
 }
 

@@ -11,7 +11,7 @@
  */
 
 // Declaring checks and working in one.
-export { BESIDE, check, type CheckOptions } from './check/check.js';
+export { BESIDE, check, keyBound, type CheckOptions, type KeyBound } from './check/check.js';
 export { snippet, type Attempt, type CheckContext, type CheckSecrets, type PropertyOptions } from './check/context.js';
 export type { CreatedKey, KeyListPage, UsableKey } from './check/keys.js';
 export type { RunContext } from './check/run-context.js';

@@ -16,6 +16,7 @@ import {
   spread,
   profileFact,
 } from '../src/kit.js';
+import { CREDENTIAL_CARRIERS } from './catalogues/credential-carriers.js';
 import { allInOrder } from './support/in-order.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
 
@@ -76,12 +77,20 @@ function representativeEndpoints(t: CheckContext): Endpoint[] {
   return [{ method: 'GET' as const, path: PROBE_PATH }, ...(retrieval ? [retrieval] : []), ...(creation ? [creation] : [])];
 }
 
-async function send(t: CheckContext, endpoint: Endpoint, auth: Credential, label: string): Promise<Probe> {
+async function send(
+  t: CheckContext,
+  endpoint: Endpoint,
+  auth: Credential,
+  label: string,
+  carried: { readonly query?: Readonly<Record<string, string>>; readonly headers?: Readonly<Record<string, string>> } = {},
+): Promise<Probe> {
+  const query = { ...endpoint.query, ...carried.query };
   const res = await t.http.send({
     method: endpoint.method,
     path: endpoint.path,
     auth,
-    ...(endpoint.query ? { query: endpoint.query } : {}),
+    ...(Object.keys(query).length > 0 ? { query } : {}),
+    ...(carried.headers ? { headers: carried.headers } : {}),
     ...(endpoint.body !== undefined ? { body: endpoint.body } : {}),
   });
   // A faulty target may create a key or a submission for a request it should have refused: the
@@ -114,10 +123,27 @@ function malformedHeaders(t: CheckContext): { label: string; header: string }[] 
 // They go one after another: sent at once, they race any other client on the same address (two
 // CI jobs) for the per-IP budget the pacer reads from each answer, and meet more 429s.
 
+// Each probe without the header carries a key of the run's own elsewhere, in the next of the
+// carriers an implementation might also read a key from (suites/catalogues/credential-carriers.ts):
+// still no Authorization header, still 401, at no request more. Never the configured key: a URL
+// may be kept in a gateway's access log, and the run's keys are deleted at its end. A run without
+// a key pool creates one for the purpose; one that may create no key (read-only) carries none.
 const withoutHeader = (t: CheckContext) =>
   t.once('without header', async () => {
     const out: Probe[] = [];
-    for (const endpoint of everyEndpoint(t)) out.push(await send(t, endpoint, 'none', `[${endpoint.method}] ${endpoint.path} without an Authorization header`));
+    const pool = t.run.keyPool;
+    const own = pool.length > 0 || t.run.readOnly ? null : await t.attempt(() => t.keys.forCheck('carried'));
+    const carried = pool.length > 0 ? pool : own?.outcome === 'done' ? [own.value.secret] : [];
+    try {
+      for (const [index, endpoint] of everyEndpoint(t).entries()) {
+        const label = `[${endpoint.method}] ${endpoint.path} without an Authorization header`;
+        const carrier = carried.length > 0 ? CREDENTIAL_CARRIERS[index % CREDENTIAL_CARRIERS.length]! : null;
+        if (!carrier) out.push(await send(t, endpoint, 'none', label));
+        else out.push(await send(t, endpoint, 'none', `${label}, a key of the run in ${carrier.name}`, carrier.carry(carried[index % carried.length]!)));
+      }
+    } finally {
+      if (own?.outcome === 'done') await t.keys.discard(own.value);
+    }
     return out;
   });
 

@@ -1,7 +1,7 @@
 import { check, rateHeaders } from '../src/kit.js';
 import { resentIn } from './support/bursts.js';
 import { first429Of } from './support/limits.js';
-import { burstRoutes, exhausted, numbersIn, withinWindowOf } from './support/exhaustion.js';
+import { burstRoutes, describeRoute, exhausted, numbersIn, withinWindowOf } from './support/exhaustion.js';
 
 // RATE: the limit per key (API document, Limits). RATE-1/2/8/9 are judged over every response of
 // the run (suites/run-wide.suite.ts), RATE-4, RATE-5 and RATE-7 by suites/ip-limits.suite.ts; this
@@ -16,7 +16,7 @@ check(
   async (t) => {
     const { burst, again } = await exhausted(t);
     const ceiling = t.profile.limits.perKeyPerMinute;
-    const res = first429Of(t, burst, `on a new key (GET ${burstRoutes(t).join(', ')} in turn)`, ceiling);
+    const res = first429Of(t, burst, `on a new key (GET ${burstRoutes(t).map(describeRoute).join(', ')} in turn)`, ceiling);
     const error = (t.json(res) as { error?: Record<string, unknown> } | null)?.error;
     t.ensure(error && typeof error === 'object', 'the 429 body has no error object', res);
     t.ensure(error!.type === 'rate_limit_error', () => `the 429 has type ${JSON.stringify(error!.type)}, not "rate_limit_error"`, res);

@@ -51,7 +51,7 @@ test('--dry-run prints the write plan (keys and submissions, and what for) and a
   );
   expect(plan, dry.stdout).not.toBeNull();
   const [plannedKeys, , submissionCap] = plan!.slice(1).map(Number) as [number, number, number];
-  expect(dry.stdout).toMatch(/ {2}keys: \d+ for the key pool .*; \d+ by the checks of KEY-1 \(1\), /);
+  expect(dry.stdout).toMatch(/ {2}keys: \d+ for the key pool .*; \d+ by the checks of KEY-1 \(\d+\), /);
   const run = await runCli(settings);
   const report = readReport(run);
   expect(report.verdict, run.stdout).toBe('conformant');
@@ -63,8 +63,9 @@ test('--dry-run prints the write plan (keys and submissions, and what for) and a
   expect(submissions.length).toBeLessThanOrEqual(submissionCap);
 }, 240_000);
 
-test('a run of the general rules alone plans no key', async () => {
-  const run = await runCli(['--dry-run', '--only', 'GEN']);
+// The explorer's header catalogue (GEN-1) is a hundred requests more: left out, a few clauses' dozen requests need no pool.
+test('a run of a few general rules alone plans no key', async () => {
+  const run = await runCli(['--dry-run', '--only', 'GEN-2,GEN-4']);
   expect(run.stdout).toMatch(/write plan: at most 0 key\(s\)/);
   expect(run.stdout).toMatch(/keys: the configured one alone/);
 });

@@ -10,6 +10,7 @@ import revokedKeyCanPost from '../revoked-key-can-post.js';
 import publicGovernanceModelRetrieval from '../public-governance-model-retrieval.js';
 import tokenSchemeAccepted from '../token-scheme-accepted.js';
 import unknownKey403 from '../unknown-key-403.js';
+import apiKeyQueryParam from '../api-key-query-param.js';
 
 /** Mutants of the AUTH family. */
 export const AUTH_MUTANTS = {
@@ -25,4 +26,5 @@ export const AUTH_MUTANTS = {
   'header-401-plain-text': header401PlainText,
   'auth-error-code-set': authErrorCodeSet,
   'revoked-key-can-post': revokedKeyCanPost,
+  'api-key-query-param': apiKeyQueryParam,
 } as const;

@@ -9,6 +9,7 @@ import largeBody500 from '../large-body-500.js';
 import blankKeyName500 from '../blank-key-name-500.js';
 import trailingSlash500 from '../trailing-slash-500.js';
 import latin1Bodies from '../latin1-bodies.js';
+import xmlWhenAccepted from '../xml-when-accepted.js';
 
 /** Mutants of the GEN family. */
 export const GENERAL_MUTANTS = {
@@ -23,4 +24,5 @@ export const GENERAL_MUTANTS = {
   'blank-key-name-500': blankKeyName500,
   'trailing-slash-500': trailingSlash500,
   'latin1-bodies': latin1Bodies,
+  'xml-when-accepted': xmlWhenAccepted,
 } as const;

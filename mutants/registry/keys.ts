@@ -14,6 +14,7 @@ import newKeyPropagationDelay from '../new-key-propagation-delay.js';
 import revokedKeyGrace from '../revoked-key-grace.js';
 import secondDelete200 from '../second-delete-200.js';
 import secretTailInKeyList from '../secret-tail-in-key-list.js';
+import keyIdCounterStepsBack from '../key-id-counter-steps-back.js';
 
 /** Mutants of the KEY family. */
 export const KEY_MUTANTS = {
@@ -33,4 +34,5 @@ export const KEY_MUTANTS = {
   'revoked-key-on-retrievals': revokedKeyOnRetrievals,
   'key-create-upsert-by-name': keyCreateUpsertByName,
   'key-name-truncated': keyNameTruncated,
+  'key-id-counter-steps-back': keyIdCounterStepsBack,
 } as const;

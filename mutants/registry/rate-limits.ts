@@ -15,6 +15,7 @@ import rateResetRelative from '../rate-reset-relative.js';
 import rateRetryAfterMissing from '../rate-retry-after-missing.js';
 import rateRetryAfterOnLastRequest from '../rate-retry-after-on-last-request.js';
 import rateRetryAfterRoundedDown from '../rate-retry-after-rounded-down.js';
+import failedRequestsRefunded from '../failed-requests-refunded.js';
 
 /** Mutants of the RATE family. */
 export const RATE_LIMIT_MUTANTS = {
@@ -35,4 +36,5 @@ export const RATE_LIMIT_MUTANTS = {
   'rate-headers-missing-on-picklists': rateHeadersMissingOnPicklists,
   'rate-refusal-resets-count': rateRefusalResetsCount,
   'rate-bucket-per-route': rateBucketPerRoute,
+  'failed-requests-refunded': failedRequestsRefunded,
 } as const;

@@ -121,6 +121,18 @@ export class CheckContext {
     throw new Finding(reason, evidence.map(toExchange));
   }
 
+  /**
+   * The target does not conform, shown by a generated sequence (the explorer's): the report gives
+   * the seed and path that replay it (`--seed`) and the sequence, shrunk, beside the evidence.
+   */
+  failReplayable(
+    reason: string,
+    replay: { readonly seed: number; readonly path?: string | undefined; readonly counterexample: string },
+    ...evidence: Evidence[]
+  ): never {
+    throw new Finding(reason, evidence.map(toExchange), replay);
+  }
+
   ensure(condition: unknown, reason: string | (() => string), ...evidence: Evidence[]): void {
     if (!condition) this.fail(typeof reason === 'function' ? reason() : reason, ...evidence);
   }

@@ -35,6 +35,8 @@ export interface PostOptions {
    * a storage bound). @default the run's name as it is
    */
   readonly nameLength?: number;
+  /** Who asks: another key of the account (keys act as their account). @default the main key */
+  readonly as?: { readonly key: string; readonly kind: 'created' };
 }
 
 export interface AdoptOptions {
@@ -102,7 +104,7 @@ export class CheckKeys {
     const { noKeys } = this.t.run.keyDeletion;
     if (noKeys) this.t.notApplicable(noKeys);
     const name = this.name(purpose).padEnd(options.nameLength ?? 0, 'x');
-    return { name, res: await postKey(this.#port(), name) };
+    return { name, res: await postKey(this.#port(), name, options.as) };
   }
 
   /**

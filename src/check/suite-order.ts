@@ -16,6 +16,7 @@ export const SUITE_ORDER = [
   'auth',
   'keys',
   'rate-limits',
+  'explorer',
   'ip-limits',
   'after-writes',
   'run-wide',
@@ -44,6 +45,9 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
  * - The API keys are walked first and alone: any suite may create a key (GEN-3 and the errors
  *   suite send odd bodies to every write, key creation included, and a target may accept one),
  *   and a walk must see a still list. The pool's keys are made before the checks start.
+ * - The explorer (its key lifecycle and its header catalogue) comes after KEY in the keys lane: no
+ *   other check creates or deletes keys between its steps, so that a sequence it draws is the
+ *   order the target saw.
  * - The checks that wait (a second for a revoked key, a last-use time; the exhausted key's
  *   Retry-After, which begins there and RATE-5 awaits in the phase after) are in the keys lane:
  *   their waits overlap the account lane's work instead of adding to it. The keys lane comes
@@ -69,7 +73,7 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
 export const SUITE_PHASES: readonly (readonly Lane[])[] = [
   [{ name: 'keys listed', steps: [['key-pagination']] }],
   [
-    { name: 'keys', steps: [['auth'], ['keys', 'rate-limits']] },
+    { name: 'keys', steps: [['auth'], ['keys', 'rate-limits'], ['explorer']] },
     { name: 'account', steps: [['general', 'resources'], ['pagination'], ['errors'], ['submissions']] },
   ],
   [{ name: 'limit per IP address', steps: [['ip-limits']] }],
@@ -92,6 +96,7 @@ export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
   auth: ['AUTH'],
   keys: ['KEY'],
   'rate-limits': ['RATE'],
+  explorer: ['KEY', 'GEN'],
   'ip-limits': ['RATE'],
   'after-writes': ['PAG', 'SUB'],
   'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE'],

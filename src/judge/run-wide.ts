@@ -58,7 +58,10 @@ function whoseCeiling(ceiling: number): string {
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 /** Responses of the API (a front end's answer to a malformed request too, for the clauses of any responder: `judgedBy`). */
 const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined && fromApi(e));
-const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204;
+// A 304 has no content either (RFC 9110, 15.4.5): a framework's ETag support answers a conditional
+// request with one (the explorer sends If-None-Match), and "responses are always JSON" cannot ask a
+// body of it, as it cannot of a 204.
+const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204 && e.response.status !== 304;
 const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
 /** Bodies parsed once for all the judges. */
 const parsedBodies = new WeakMap<Exchange, unknown>();
@@ -81,6 +84,24 @@ const isJsonObject = (text: string): boolean => {
     return false;
   }
 };
+
+/** A pair of sequential requests of a key over which Remaining did not fall. */
+interface StuckPair {
+  readonly from: number;
+  readonly to: number;
+  readonly exchange: Exchange;
+}
+
+/**
+ * How RATE-8 sorts a key's sequential pairs, each a kind a budget might wrongly leave uncounted:
+ * the route of the later request (a limiter mounted on some routes only), and the answer the earlier
+ * request got (a limiter that gives a failed request back once it is answered: express-rate-limit's
+ * skipFailedRequests, where the Remaining a 404 shows is taken back before the next request).
+ */
+const RATE8_SAMPLES = {
+  route: (_before: Answered, e: Answered) => routeOf(e),
+  'earlier answer': (before: Answered) => `after a ${Math.floor(before.response.status / 100)}xx answer`,
+} as const;
 
 /** Share of sequential pairs whose Remaining did not fall, at most, for a budget kept precisely (a fixed window). */
 const PRECISE_WINDOW_STUCK_SHARE = 0.05;
@@ -239,11 +260,13 @@ export const RUN_WIDE_JUDGES = {
     // whether it fell anywhere. A sliding window or a token bucket gives budget back between two
     // requests (how the window is kept is not stated), and a key used sparsely may find its bucket
     // full every time: only a Remaining that falls for no key of the run is the fault.
-    // The budget is per key for all authenticated requests: a route whose requests never make it
-    // fall, while others do, is not counted (judged per route of the later request).
-    const stuck = new Map<string, { from: number; to: number; exchange: Exchange }[]>();
-    const fellOn = new Set<string>();
-    const pairsOn = new Map<string, number>();
+    // The budget is per key for all authenticated requests, whatever their route and whatever they
+    // were answered: the pairs are sorted by each of RATE8_SAMPLES, and a kind of pair whose
+    // Remaining never falls, while the others' does, is a budget that does not count that kind.
+    const kinds = Object.keys(RATE8_SAMPLES) as (keyof typeof RATE8_SAMPLES)[];
+    const tallies = new Map(
+      kinds.map((kind) => [kind, { stuck: new Map<string, StuckPair[]>(), fellOn: new Set<string>(), pairsOn: new Map<string, number>() }]),
+    );
     for (const e of answered(log).filter(authenticated)) {
       const before = last.get(e.bucket);
       last.set(e.bucket, e);
@@ -254,31 +277,39 @@ export const RUN_WIDE_JUDGES = {
       const sequential = !before.overlapped && !e.overlapped && endedAt(before) <= Date.parse(e.startedAt);
       if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
       if (!plausible(before, a.reset)) continue;
-      const route = routeOf(e);
-      // Another client on the key may take more; a Remaining that does not fall at all is the fault.
-      pairsOn.set(route, (pairsOn.get(route) ?? 0) + 1);
-      if (b.remaining < a.remaining) fellOn.add(route);
-      else stuck.set(route, [...(stuck.get(route) ?? []), { from: a.remaining, to: b.remaining, exchange: e }]);
+      for (const kind of kinds) {
+        const { stuck, fellOn, pairsOn } = tallies.get(kind)!;
+        const part = RATE8_SAMPLES[kind](before, e);
+        // Another client on the key may take more; a Remaining that does not fall at all is the fault.
+        pairsOn.set(part, (pairsOn.get(part) ?? 0) + 1);
+        if (b.remaining < a.remaining) fellOn.add(part);
+        else stuck.set(part, [...(stuck.get(part) ?? []), { from: a.remaining, to: b.remaining, exchange: e }]);
+      }
     }
     // Worded once the whole log is read: whether Remaining fell anywhere is known only then.
-    const violations = (route: string, pairs: readonly { from: number; to: number; exchange: Exchange }[]): Violation[] =>
+    const violations = (part: string, pairs: readonly StuckPair[], anywhere: boolean): Violation[] =>
       pairs.map(({ from, to, exchange }) => ({
-        reason: `X-RateLimit-Remaining went from ${from} to ${to} over a sequential request (${route}) in the same window, and never fell for ${fellOn.size > 0 ? 'this route while it did for others' : 'any key of the run'}`,
+        reason: `X-RateLimit-Remaining went from ${from} to ${to} over a sequential request (${part}) in the same window, and never fell for ${anywhere ? 'such a request while it did for others' : 'any key of the run'}`,
         exchange,
       }));
-    if (fellOn.size === 0) return [...stuck].flatMap(([route, pairs]) => violations(route, pairs));
-    // A route stuck twice or more and never seen falling, where every other route falls (almost)
-    // every time: a budget that refills between requests (a token bucket, a sliding window) leaves
-    // sparse routes stuck by chance, and is not judged route by route.
-    const total = [...pairsOn.values()].reduce((a, b) => a + b, 0);
-    const allStuck = [...stuck.values()].reduce((a, b) => a + b.length, 0);
-    return [...stuck]
-      .filter(([route, pairs]) => {
-        const othersPairs = total - (pairsOn.get(route) ?? 0);
+    const route = tallies.get('route')!;
+    if (route.fellOn.size === 0) return [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false));
+    const flagged = new Map<Exchange, Violation>();
+    for (const kind of kinds) {
+      const { stuck, fellOn, pairsOn } = tallies.get(kind)!;
+      // A kind stuck twice or more and never seen falling, where every other kind falls (almost)
+      // every time: a budget that refills between requests (a token bucket, a sliding window) leaves
+      // sparse kinds stuck by chance, and is not judged kind by kind.
+      const total = [...pairsOn.values()].reduce((x, y) => x + y, 0);
+      const allStuck = [...stuck.values()].reduce((x, y) => x + y.length, 0);
+      for (const [part, pairs] of stuck) {
+        const othersPairs = total - (pairsOn.get(part) ?? 0);
         const othersStuck = allStuck - pairs.length;
-        return !fellOn.has(route) && pairs.length >= 2 && othersPairs >= 20 && othersStuck <= othersPairs * PRECISE_WINDOW_STUCK_SHARE;
-      })
-      .flatMap(([route, pairs]) => violations(route, pairs));
+        if (fellOn.has(part) || pairs.length < 2 || othersPairs < 20 || othersStuck > othersPairs * PRECISE_WINDOW_STUCK_SHARE) continue;
+        for (const v of violations(part, pairs, true)) if (!flagged.has(v.exchange)) flagged.set(v.exchange, v);
+      }
+    }
+    return [...flagged.values()];
   },
 
   'RATE-9': (log) =>

@@ -1,6 +1,6 @@
 /**
  * Keys a run spreads its work over by default, the configured one included: at the document's 100
- * a minute per key, about twenty keys carry a full-strength run (100 cases a property, some 1900
+ * a minute per key, about twenty keys carry a full-strength run (100 cases a property, some 2100
  * requests of the main account) within one window, the floor the limits set.
  */
 export const DEFAULT_MAX_KEYS = 25;

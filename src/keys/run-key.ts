@@ -40,10 +40,10 @@ export interface AdoptedKey {
  * announced in the ledger first: a run killed before the answer is recorded still lets `cleanup`
  * find it. A refusal is recorded. Nothing else: the caller adopts the response.
  */
-export async function postKey(port: RunKeyPort, name: string): Promise<HttpResponse> {
+export async function postKey(port: RunKeyPort, name: string, as?: { readonly key: string; readonly kind: 'created' }): Promise<HttpResponse> {
   await port.broker.addLedgerEntry(ledgerEntry(port, { event: 'creating', id: UNKNOWN_ID, name }));
   await port.broker.untilDeletable();
-  const res = await port.http.post(KEY_CREATION_PATH, { name });
+  const res = await port.http.post(KEY_CREATION_PATH, { name }, as ? { auth: as } : {});
   if (res.status < 200 || res.status >= 300)
     await port.broker.addLedgerEntry(ledgerEntry(port, { event: 'not_created', id: UNKNOWN_ID, name, note: `answered ${res.status}` }));
   return res;

@@ -6,7 +6,7 @@ import { suiteNow } from '../clock.js';
 import type { ScheduleRecord } from '../report/document.js';
 import { notRunCause } from '../clauses/applicability.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, keyPlan, loadEstimates, type Estimate, type RequestEstimates } from './estimates.js';
+import { estimate, loadEstimates, type Estimate, type RequestEstimates } from './estimates.js';
 import type { Settings } from '../config/settings.js';
 import { propertyBudget } from '../check/property-budget.js';
 import { poolSizeFor } from '../keys/pool-size.js';
@@ -147,20 +147,23 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
     const c = estimates.checks.find((x) => x.clause === clause && x.key === key);
     return c !== undefined && notRunCause(c.clause, input, c) === null;
   };
-  const keysByChecks = keyPlan(estimates, input, input.propertyRuns).byChecks;
   const scale = input.propertyRuns / estimates.measuredWith.propertyRuns;
   const perCheck = new Map<string, { main: number; all: number }>();
   const bySuite = new Map<string, number>();
+  // The configured key deletes the keys a check made, unless the check deleted them with keys of its
+  // own (the explorer's actors): at most one of its requests on the configured key per key.
+  let deletionsOnMain = 0;
   for (const c of estimates.checks) {
     if (notRunCause(c.clause, input, c)) continue;
     const sent = (kind: keyof typeof c.requests) => Math.round((c.requests[kind] ?? 0) + (c.propertyRequests?.[kind] ?? 0) * (scale - 1));
     const all = (Object.keys(c.requests) as (keyof typeof c.requests)[]).reduce((sum, kind) => sum + sent(kind), 0);
     perCheck.set(checkId(c), { main: sent('main'), all });
     bySuite.set(c.suite ?? UNPLACED, (bySuite.get(c.suite ?? UNPLACED) ?? 0) + all);
+    if (c.keys) deletionsOnMain += Math.min(sent('main'), Math.ceil(c.keys + (c.propertyKeys ?? 0) * (scale - 1)));
   }
   const poolKeys = input.keys - 1;
   // The configured key alone deletes keys and carries what is not spread; the pool takes the rest, the configured key its overflow.
-  const unspread = Math.min(whole.requests.main, keysByChecks);
+  const unspread = Math.min(whole.requests.main, deletionsOnMain);
   const spread = whole.requests.main - unspread;
   const perPoolKey = poolKeys > 0 ? Math.min(perKey, Math.ceil(spread / poolKeys)) : 0;
   const overflow = Math.max(0, spread - perPoolKey * poolKeys);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { serveContext } from '../check/context-channel.js';
 import type { Output } from '../output.js';
 import type { RunParts } from './parts.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { SUITE_ORDER } from '../check/suite-order.js';
 
 const ROOT = PACKAGE_ROOT;
 /** vitest's maxConcurrency for the run's checks (see below). */
@@ -146,13 +148,19 @@ async function runVitest(
       pool: 'threads',
       passWithNoTests: true,
       // The suites and the kit, compiled once and kept on disk: a run does not compile them again.
-      experimental: { fsModuleCache: true, fsModuleCachePath: join(cache, 'modules') },
+      // Kept apart by the registry of suite files: a module's entry is found by its own content, and
+      // the lanes file's, whose import pattern vite expands to the suite files it finds, is the same
+      // after a suite file is added, which its cached form would not load.
+      experimental: { fsModuleCache: true, fsModuleCachePath: join(cache, 'modules', SUITES_STAMP) },
     },
     { logLevel: 'error', cacheDir: cache },
     { stdout: vitestOutput(io.out), stderr: vitestOutput(io.err) },
   );
   return vitest;
 }
+
+/** The registry of suite files, in a few characters: a cache of compiled modules made before a suite was added is not read. */
+const SUITES_STAMP = createHash('sha256').update(SUITE_ORDER.join('\n')).digest('hex').slice(0, 12);
 
 /**
  * Vitest's cache (test durations): beside the package, or in the temporary folder when the

@@ -6,15 +6,29 @@ import { PROBE } from './limits.js';
 // by a burst over several list routes in turn (the budget is the key's, whatever the route): the
 // evidence RATE-3, RATE-5 and RATE-6 share (suites/rate-limits.suite.ts, suites/ip-limits.suite.ts).
 
+/** One request of a key's exhausting burst. */
+export interface BurstRoute {
+  readonly path: string;
+  readonly query: Readonly<Record<string, number>>;
+}
+
 /**
  * The cheap reads a key's exhausting burst takes in turn: the document's lists and the profile's
- * key list, one item a page. The budget is per key "for all authenticated requests" (API document,
- * Limits), so a burst spread over routes meets its 429 at the same ceiling as one on a single path;
- * a budget kept per route lets it run on.
+ * key list, one item a page, and among them a list asked for page 0, which every conformant target
+ * refuses (PAG-3: 422). The budget is per key "for all authenticated requests" (API document,
+ * Limits), whatever their route and however they are answered, so a burst spread over routes and
+ * answers meets its 429 at the same ceiling as one on a single path; a budget kept per route, or
+ * one that gives a failed request back, lets it run on.
  */
-export function burstRoutes(t: CheckContext): string[] {
-  const routes = ['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', t.profile.paths.apiKeyList];
-  return [...new Set(routes.filter((route): route is string => route !== null))];
+export function burstRoutes(t: CheckContext): BurstRoute[] {
+  const paths = ['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', t.profile.paths.apiKeyList];
+  const reads = [...new Set(paths.filter((path): path is string => path !== null))].map((path) => ({ path, query: PROBE.query }));
+  return [...reads, { path: '/api/v1/workspaces', query: { ...PROBE.query, page: 0 } }];
+}
+
+/** `/api/v1/workspaces?limit=1&page=0`, as a failed check names the burst. */
+export function describeRoute(route: BurstRoute): string {
+  return `${route.path}?${new URLSearchParams(Object.entries(route.query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`;
 }
 
 /** The exhaustion of the created key, and what was seen right after it. */
@@ -59,7 +73,10 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
     // into the next window would prove nothing. Its budget is set aside first.
     await budget.reserve('main', 1);
     const burst = await provokeLimit({
-      send: () => http.get(nextRoute(), { query: PROBE.query, auth, pace: false, expect429: true }),
+      send: () => {
+        const route = nextRoute();
+        return http.get(route.path, { query: route.query, auth, pace: false, expect429: true });
+      },
       ceiling: perKeyPerMinute,
       windowMs: windowSeconds * 1000,
       untilFresh: () => budget.untilFresh(auth),

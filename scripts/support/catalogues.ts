@@ -1,0 +1,66 @@
+import { CLAUSE_IDS, type ClauseId } from '../../src/clauses/catalogue.js';
+import { RUN_WIDE_JUDGES } from '../../src/judge/run-wide.js';
+import { CREDENTIAL_CARRIERS } from '../../suites/catalogues/credential-carriers.js';
+import { REQUEST_HEADERS } from '../../suites/catalogues/request-headers.js';
+import { KEY_COMMANDS_CATALOGUE } from '../../suites/explorer/key-model.js';
+
+/** One entry of a catalogue of what varies, as docs/coverage.md lists it. */
+interface Entry {
+  readonly name: string;
+  readonly clauses: readonly ClauseId[];
+  readonly unreached: Readonly<Partial<Record<ClauseId, string>>>;
+}
+
+const CATALOGUES: readonly { readonly title: string; readonly where: string; readonly entries: readonly Entry[] }[] = [
+  {
+    title: 'Credentials carried elsewhere than the Authorization header',
+    where: "`suites/catalogues/credential-carriers.ts`: each of AUTH-1's probes without the header carries a key of the run's own in the next one",
+    entries: CREDENTIAL_CARRIERS,
+  },
+  {
+    title: 'Request headers HTTP defines',
+    where: '`suites/catalogues/request-headers.ts`: each sent on every list and retrieval of the run, every run (the explorer, GEN-1)',
+    entries: REQUEST_HEADERS,
+  },
+  {
+    title: 'Key lifecycle commands (actors and orders)',
+    where: "`suites/explorer/key-model.ts`: fast-check's model-based testing; the cover's sequences in every run, then sequences drawn from the seed",
+    entries: KEY_COMMANDS_CATALOGUE,
+  },
+];
+
+/** The section of docs/coverage.md on what varies: the catalogues, and per clause what reaches it beside its checks. */
+export function renderVariation(): string[] {
+  const entryRows = CATALOGUES.flatMap((catalogue) => [
+    `### ${catalogue.title}`,
+    '',
+    catalogue.where + '.',
+    '',
+    '| entry | feeds | cannot reach |',
+    '|---|---|---|',
+    ...catalogue.entries.map((e) => {
+      const unreached = Object.entries(e.unreached).map(([id, why]) => `${id}: ${why}`);
+      return `| ${e.name} | ${e.clauses.join(', ')} | ${unreached.join('<br>') || '-'} |`;
+    }),
+    '',
+  ]);
+  const invariant = new Set(Object.keys(RUN_WIDE_JUDGES));
+  const clauseRows = CLAUSE_IDS.flatMap((id) => {
+    const fed = CATALOGUES.flatMap((c) => c.entries.filter((e) => e.clauses.includes(id)).map((e) => e.name));
+    if (!invariant.has(id) && fed.length === 0) return [];
+    return [`| ${id} | ${invariant.has(id) ? 'every exchange of the run' : '-'} | ${fed.join('<br>') || '-'} |`];
+  });
+  return [
+    '## What varies: invariants and the explorer',
+    '',
+    'Beside the checks above, clauses judged as invariants over every exchange of the run (the run-wide',
+    'judges), and the catalogues of what varies that the explorer and the probes visit in every run, whatever',
+    'the seed: each entry names the clauses its answers feed, and a reason for each it cannot reach.',
+    '',
+    '| clause | invariant over | catalogue entries that feed it |',
+    '|---|---|---|',
+    ...clauseRows,
+    '',
+    ...entryRows,
+  ];
+}

@@ -1,0 +1,55 @@
+import type { ClauseId } from '../../src/kit.js';
+
+/**
+ * Request headers HTTP defines that change what a server answers (RFC 9110: content negotiation,
+ * conditional requests, ranges; method overrides and forwarding headers that frameworks honour),
+ * sent on every list and retrieval the run knows. The document fixes the answer's form whatever
+ * the request asks for: "Responses are always JSON" (What the service does, 4), so the run-wide
+ * judges hold every answer to GEN-1, GEN-3, ERR-1 and ERR-2 as to any other. Data, not code: an
+ * entry is one line, and the explorer (suites/explorer.suite.ts) sends each on every endpoint in
+ * every run; docs/coverage.md lists them.
+ */
+export interface HeaderEntry {
+  /** How the report names it. */
+  readonly name: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The clauses its answers feed. */
+  readonly clauses: readonly ClauseId[];
+  /** Clauses it cannot reach, each with the reason. */
+  readonly unreached: Readonly<Partial<Record<ClauseId, string>>>;
+  /** A faulty target could take it for a write: left out of a read-only run. @default false */
+  readonly writes?: boolean;
+}
+
+/** Judged over every answer, whatever the request asked for. */
+const EVERY_ANSWER: readonly ClauseId[] = ['GEN-1', 'GEN-3', 'GEN-5', 'ERR-1', 'ERR-2'];
+
+export const REQUEST_HEADERS: readonly HeaderEntry[] = [
+  { name: 'Accept: application/xml', headers: { accept: 'application/xml' }, clauses: EVERY_ANSWER, unreached: {} },
+  { name: 'Accept: text/html', headers: { accept: 'text/html' }, clauses: EVERY_ANSWER, unreached: {} },
+  {
+    name: 'Accept: application/xml, application/json;q=0.1',
+    headers: { accept: 'application/xml, application/json;q=0.1' },
+    clauses: EVERY_ANSWER,
+    unreached: {},
+  },
+  { name: 'Accept-Charset: iso-8859-1', headers: { 'accept-charset': 'iso-8859-1' }, clauses: EVERY_ANSWER, unreached: {} },
+  {
+    // A 304 has no content (RFC 9110, 15.4.5): a framework's ETag support may answer it, and GEN-1 exempts it as it does a 204.
+    name: 'If-None-Match: *',
+    headers: { 'if-none-match': '*' },
+    clauses: EVERY_ANSWER,
+    unreached: {},
+  },
+  { name: 'Range: bytes=0-9', headers: { range: 'bytes=0-9' }, clauses: EVERY_ANSWER, unreached: {} },
+  { name: 'X-HTTP-Method-Override: DELETE', headers: { 'x-http-method-override': 'DELETE' }, clauses: EVERY_ANSWER, unreached: {}, writes: true },
+  {
+    name: 'X-Forwarded-For: another address',
+    headers: { 'x-forwarded-for': '203.0.113.7' },
+    clauses: EVERY_ANSWER,
+    unreached: {
+      'RATE-7':
+        'a target that takes the per-IP budget’s address from X-Forwarded-For lets a client evade it; proving it means a second burst of 21 requests without a key, a window more at 60-s windows',
+    },
+  },
+];

@@ -1,0 +1,95 @@
+import { check, collections, fillPath, type CheckContext, type ClauseId, type HttpResponse } from '../src/kit.js';
+import { REQUEST_HEADERS } from './catalogues/request-headers.js';
+import { exploreKeys, type KeyExploration } from './explorer/explore-keys.js';
+import { EXPLORER_KEYS } from './explorer/key-model.js';
+
+// The explorer: sequences of operations and requests generated from catalogues of what varies
+// (suites/catalogues/, suites/explorer/), judged by models of what the document allows and by the
+// run-wide judges, which see every exchange it makes. A bug shows wherever it is, not only where a
+// probe written by hand happens to stand. It runs in the keys lane after KEY (src/check/suite-order.ts),
+// so that no other check creates or deletes keys between its steps.
+
+/** Drawn sequences of the key lifecycle: a share of the property budget (100 cases: 4 sequences; the matrices' 25: 1). */
+function drawnSequences(t: CheckContext): number {
+  return Math.max(1, Math.round(t.run.propertyRuns / 25));
+}
+
+const keyExploration = (t: CheckContext): Promise<KeyExploration> => t.onceForRun('key explorer', () => exploreKeys(t, drawnSequences(t)));
+
+/** A clause's share of the exploration: its disagreement fails it; another clause's ended the exploration early. */
+async function judgeExplored(t: CheckContext, clause: ClauseId): Promise<void> {
+  const { disagreement, sequences } = await keyExploration(t);
+  if (disagreement === null) return;
+  if (disagreement.clause !== clause)
+    t.skip(
+      `the explorer stopped at its first disagreement, a ${disagreement.clause} finding, after ${sequences} sequence(s): what came after was not explored`,
+    );
+  t.failReplayable(`${disagreement.reason}, in the sequence ${disagreement.replay.counterexample}`, disagreement.replay, ...disagreement.evidence);
+}
+
+// The exploration is shared: whichever of these checks starts it creates its keys, and says at most how many.
+const EXPLORED = { writes: true, concurrent: true, states: ['fresh', 'used', 'used to write', 'deleted'], keys: EXPLORER_KEYS } as const;
+
+check(
+  'KEY-1',
+  'every key the explorer creates, after any order of creations, uses and deletions by any key of the account, authenticates and keeps working until deleted',
+  (t) => judgeExplored(t, 'KEY-1'),
+  { key: 'explored-lifecycle', ...EXPLORED },
+);
+
+check(
+  'KEY-5',
+  'every key the explorer deletes, by the default actor, another key or itself, is refused at once and for good',
+  (t) => judgeExplored(t, 'KEY-5'),
+  { key: 'explored-lifecycle', ...EXPLORED },
+);
+
+check('KEY-3', 'every key the explorer holds live is in the key list, whatever sequence came before', (t) => judgeExplored(t, 'KEY-3'), {
+  key: 'explored-lifecycle',
+  ...EXPLORED,
+});
+
+check('KEY-6', 'no key the explorer deleted is in the key list, whatever sequence came before', (t) => judgeExplored(t, 'KEY-6'), {
+  key: 'explored-lifecycle',
+  ...EXPLORED,
+});
+
+/** Every list and retrieval the run knows (with a listed id), but the keys' own: the endpoints the header catalogue is sent to. */
+function readEndpoints(t: CheckContext): string[] {
+  const known = t.run.preflight.collections;
+  return Object.values(collections(t.profile)).flatMap((endpoint) => {
+    const id = known[endpoint.name]?.ids[0];
+    return [endpoint.list, endpoint.item && id !== undefined ? fillPath(endpoint.item, id) : null].filter((p): p is string => p !== null);
+  });
+}
+
+/** Requests of the header catalogue in flight at once. */
+const HEADER_LANES = 4;
+
+check(
+  'GEN-1',
+  'every list and retrieval answers JSON whatever the request headers HTTP defines ask for (content negotiation, conditions, ranges, overrides, caching)',
+  async (t) => {
+    const entries = REQUEST_HEADERS.filter((entry) => !(entry.writes && t.run.readOnly));
+    const cases = entries.flatMap((entry) => readEndpoints(t).map((path) => ({ entry, path })));
+    const answers: { readonly label: string; readonly res: HttpResponse }[] = [];
+    let next = 0;
+    const lane = async () => {
+      while (next < cases.length) {
+        const { entry, path } = cases[next++]!;
+        answers.push({ label: `[GET] ${path} with ${entry.name}`, res: await t.http.get(path, { query: { limit: 1 }, headers: entry.headers }) });
+      }
+    };
+    await Promise.all(Array.from({ length: HEADER_LANES }, lane));
+    // A 304 has no content (RFC 9110, 15.4.5), as a 204 has none: the run-wide GEN-1 exempts both.
+    const notJson = answers.filter(({ res }) => res.status !== 304 && res.status !== 204 && res.exchange.response?.json !== 'ok');
+    if (notJson.length === 0) return;
+    const [first] = notJson;
+    const more = notJson.length > 1 ? ` (and ${notJson.length - 1} more)` : '';
+    t.fail(
+      `${first!.label}: the ${first!.res.status} body is not JSON (${first!.res.headers['content-type'] ?? 'no Content-Type'})${more}`,
+      ...notJson.slice(0, 3).map((a) => a.res),
+    );
+  },
+  { key: 'request-headers', concurrent: true },
+);

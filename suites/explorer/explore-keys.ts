@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { keyBound, type CheckContext, type ClauseId, type HttpResponse } from '../../src/kit.js';
+import { Disagreement, EXPLORER_KEYS, KEY_COMMANDS, KEY_COVER, type KeyModel, type KeyReal } from './key-model.js';
+
+/** What the exploration of the key lifecycle found: at most its first disagreement, shrunk, and what it explored. */
+export interface KeyExploration {
+  readonly disagreement: {
+    readonly clause: ClauseId;
+    readonly reason: string;
+    /** Every answer of the (shrunk) sequence, in order: the steps, each with its curl line in the report. */
+    readonly evidence: readonly HttpResponse[];
+    readonly replay: { readonly seed: number; readonly path?: string | undefined; readonly counterexample: string };
+  } | null;
+  /** Sequences run: the cover's, then those drawn (shrinking included). */
+  readonly sequences: number;
+}
+
+/** Commands in a drawn sequence, at most. */
+const MAX_COMMANDS = 6;
+/** Sequences fast-check may replay while shrinking a failure: each creates keys on the target, so the shrink is bounded. */
+const MAX_SHRINK_RUNS = 12;
+
+/**
+ * Runs one sequence on a model of its own (the account's other keys are not the model's), then
+ * deletes the keys it left live with its actor. Throws the sequence's first disagreement, with
+ * every answer of the sequence as its evidence.
+ */
+async function runSequence(
+  t: CheckContext,
+  actor: KeyReal['actor'],
+  serial: KeyReal['serial'] & { readonly budget: number },
+  commands: Iterable<fc.AsyncCommand<KeyModel, KeyReal>>,
+): Promise<void> {
+  const model: KeyModel = { live: [], deleted: [], made: 0, keysLeft: serial.budget - serial.created };
+  const real: KeyReal = { t, actor, trail: [], serial };
+  try {
+    await fc.asyncModelRun(() => ({ model, real }), commands);
+  } catch (error) {
+    if (error instanceof Disagreement) throw new Disagreement(error.clause, error.reason, real.trail.length > 0 ? real.trail : error.evidence);
+    throw error;
+  } finally {
+    for (const left of model.live) await t.keys.delete(left.key, actor ?? undefined).catch(() => undefined);
+  }
+}
+
+/**
+ * The key lifecycle explored: the cover's sequences (the same in every run), then `runs` sequences
+ * drawn from the run's seed, within the budget the schedule leaves (each a few requests). The first
+ * disagreement ends it; a drawn one is shrunk to the shortest sequence that still shows it.
+ * Anything but a disagreement (a target that stopped answering, a check that cannot run) goes on up.
+ */
+export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExploration> {
+  // A key of the run's pool acts where no actor is drawn: the main key's budget is the teardown's.
+  const pool = t.run.keyPool;
+  const actor = pool.length > 0 ? { key: pool[pool.length - 1]!, kind: 'created' as const } : null;
+  let sequences = 0;
+  const serial = { created: 0, budget: keyBound(EXPLORER_KEYS, t.run.propertyRuns) };
+  for (const [index, cover] of KEY_COVER.entries()) {
+    const commands = cover();
+    sequences++;
+    try {
+      await runSequence(t, actor, serial, commands);
+    } catch (error) {
+      if (!(error instanceof Disagreement)) throw error;
+      const counterexample = `the cover's sequence ${index + 1}: ${commands.map(String).join(', ')}`;
+      return {
+        disagreement: { clause: error.clause, reason: error.reason, evidence: error.evidence, replay: { seed: t.run.seed, counterexample } },
+        sequences,
+      };
+    }
+  }
+  // A failure that is no disagreement ends every later run at once, without a request, and goes on up.
+  let fatal: unknown = null;
+  let failedAt: number | null = null;
+  const details = await fc.check(
+    fc.asyncProperty(fc.commands(KEY_COMMANDS, { maxCommands: MAX_COMMANDS }), async (commands) => {
+      if (fatal) throw fatal;
+      if (failedAt !== null && sequences - failedAt >= MAX_SHRINK_RUNS) return;
+      sequences++;
+      try {
+        await runSequence(t, actor, serial, commands);
+      } catch (error) {
+        if (!(error instanceof Disagreement)) fatal = error;
+        else failedAt ??= sequences;
+        throw error;
+      }
+    }),
+    { seed: t.run.seed, numRuns: runs },
+  );
+  if (fatal) throw fatal;
+  if (!details.failed) return { disagreement: null, sequences };
+  const found = details.errorInstance;
+  if (!(found instanceof Disagreement)) throw found;
+  const counterexample = String(details.counterexample?.[0] ?? '');
+  return {
+    disagreement: {
+      clause: found.clause,
+      reason: found.reason,
+      evidence: found.evidence,
+      replay: { seed: details.seed, path: details.counterexamplePath ?? undefined, counterexample },
+    },
+    sequences,
+  };
+}

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { MUTANTS } from '../mutants/index.js';
+import { REQUEST_HEADERS } from '../suites/catalogues/request-headers.js';
+import { CREDENTIAL_CARRIERS } from '../suites/catalogues/credential-carriers.js';
+import { runAgainstReference, sharedRun } from './support/cli.js';
+
+// The explorer (suites/explorer.suite.ts) and the catalogues of what varies (suites/catalogues/):
+// chance decides values and orders, never whether a class is visited, and a finding it makes is
+// told as a sequence of steps that the seed replays.
+
+interface HarEntry {
+  readonly request: { readonly method: string; readonly url: string; readonly headers: readonly { name: string; value: string }[] };
+}
+
+function harOf(reportDir: string): HarEntry[] {
+  return (JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+}
+
+const headerOf = (entry: HarEntry, name: string) => entry.request.headers.find((h) => h.name.toLowerCase() === name)?.value;
+
+describe('every class of the catalogues is visited in a default run, whatever the seed', () => {
+  test('each request header HTTP defines is sent on every list and retrieval, and each carrier of a key without the Authorization header once at least', async () => {
+    const result = await sharedRun([]);
+    const entries = harOf(result.reportDir);
+    for (const entry of REQUEST_HEADERS) {
+      const [name, value] = Object.entries(entry.headers)[0]!;
+      const sent = entries.filter((e) => headerOf(e, name) === value && e.request.method === 'GET');
+      // Every list and retrieval of the reference's profile: six collections, their items and the submission list.
+      expect(new Set(sent.map((e) => new URL(e.request.url).pathname)).size, entry.name).toBeGreaterThanOrEqual(13);
+    }
+    const withoutHeader = entries.filter((e) => headerOf(e, 'authorization') === undefined);
+    for (const carrier of CREDENTIAL_CARRIERS) {
+      const shape = carrier.carry('KEY');
+      const carried = withoutHeader.filter((e) =>
+        shape.query
+          ? Object.keys(shape.query).every((q) => new URL(e.request.url).searchParams.has(q))
+          : Object.keys(shape.headers ?? {}).every((h) => headerOf(e, h) !== undefined),
+      );
+      expect(carried.length, carrier.name).toBeGreaterThan(0);
+    }
+  }, 240_000);
+});
+
+describe('an explorer finding', () => {
+  const mutant = MUTANTS['key-id-counter-steps-back'];
+  const args = ['--only', 'KEY', '--seed', '5', '--property-runs', '25'];
+
+  test('names its sequence of steps and its seed in every report format, with the steps as evidence; the same seed finds the same sequence', async () => {
+    const [first, again] = await Promise.all([runAgainstReference({ modify: mutant.modify }, args), runAgainstReference({ modify: mutant.modify }, args)]);
+    const explored = (run: typeof first) => run.report.clauses.find((c) => c.id === 'KEY-1')!.checks.find((c) => c.key === 'explored-lifecycle')!;
+    const check = explored(first);
+    expect(check.status).toBe('fail');
+    // A key created right after the newest was deleted (by KEY's own checks, or by the cover's first sequence) is born revoked.
+    expect(check.reason).toMatch(
+      /^k\d, created by .*, never authenticated within 10 s: its use answered 401, in the sequence the cover's sequence \d: create a key/,
+    );
+    expect(check.repro?.seed).toBe(5);
+    expect(check.repro?.counterexample).toMatch(/^the cover's sequence \d: /);
+    // Every step's answer, each with its curl line.
+    expect(check.evidence!.length).toBeGreaterThanOrEqual(2);
+    expect(check.repro?.curl?.length).toBe(check.evidence!.length);
+    expect(explored(again).repro?.counterexample).toBe(check.repro?.counterexample);
+    const summary = readFileSync(join(first.reportDir, 'summary.md'), 'utf8');
+    expect(summary).toMatch(/KEY-1 \| MUST \| fail \| .*in the sequence the cover's sequence \d/);
+    const junit = readFileSync(join(first.reportDir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/property seed 5/);
+    const html = readFileSync(join(first.reportDir, 'report.html'), 'utf8');
+    expect(html).toMatch(/shrunk input <code>the cover(&#39;|&#x27;|')s sequence \d/);
+  }, 240_000);
+});
