@@ -169,3 +169,30 @@ test('the kit loads outside vitest: the benchmarks walk with its helpers', () =>
   expect(loaded.stderr).toBe('');
   expect(loaded.stdout.trim()).toBe('loaded');
 });
+
+test('the files of src/run/ import each other without a cycle, type imports included: the stages stand in a line', () => {
+  const graph = new Map<string, string[]>();
+  for (const file of sources('src/run')) {
+    graph.set(
+      file,
+      importsOf(file)
+        .filter((target) => target.startsWith('src/run/'))
+        .map((target) => target.replace(/\.js$/, '.ts')),
+    );
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].join(' -> '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
+  expect(cycles).toEqual([]);
+});

@@ -18,7 +18,9 @@ import { teardownStage } from './stages/teardown.js';
  * The run is a sequence of stages (`stages/`), each taking the one before's output: the settings
  * read, the target opened, its preflight, the plan, the keys, the checks, the teardown, the
  * report. Whatever ends it early (a signal, a dead target, a wrong setting, the preflight's
- * refusal, a fault of the suite) is handled in one place, `stages/stops.ts`.
+ * refusal, a fault of the suite) is handled in one place beside it, `stops.ts`; what the stages share
+ * lives beside it too (`teardown.ts`, `estimate.ts`), so that `stages/` holds the stages alone, in a line
+ * (test/import-rules.test.ts: no file of src/run/ reaches back to one before it).
  */
 export async function run(settings: Settings, io: Output, parts: RunParts): Promise<number> {
   const start = startRun(settings, io, parts);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { RunContext } from '../../check/run-context.js';
 import type { RecordCollector } from '../parts.js';
 import type { Equipped } from './keys.js';
-import type { EarlyStop } from './stops.js';
+import type { EarlyStop } from '../stops.js';
 
 /** The checks run, or stopped: their records, and what stopped them (null: they ran to the end). */
 export interface Executed extends Equipped {

@@ -10,9 +10,9 @@ import { checkProfileCertifiable } from '../../verdict/certification.js';
 import { startHeartbeat } from '../heartbeat.js';
 import { newRunId } from '../run-id.js';
 import { openTarget, targetProfile, type Target } from '../target.js';
-import { remainingFor } from './estimate.js';
+import { remainingFor } from '../estimate.js';
 import type { RunSettings } from './settings.js';
-import { Teardown } from './teardown.js';
+import { Teardown } from '../teardown.js';
 import { startSuites, type StartedSuites } from '../suites.js';
 import type { RecordCollector } from '../parts.js';
 

@@ -6,7 +6,7 @@ import type { Output } from '../../output.js';
 import { readReportFile } from '../../report/baseline.js';
 import type { ConformanceDocument } from '../../report/document.js';
 import type { RunParts } from '../parts.js';
-import { RunStops } from './stops.js';
+import { RunStops } from '../stops.js';
 
 /** A run as it starts: what it was given, when it started, its seed, and its stop paths. */
 export interface RunStart {

@@ -1,11 +1,15 @@
-import type { Broker } from '../../broker/broker.js';
-import type { CheckRecord } from '../../check/outcome.js';
-import { checkId, remainingSeconds } from '../schedule.js';
-import type { Plan } from './plan.js';
+import type { Broker } from '../broker/broker.js';
+import type { CheckRecord } from '../check/outcome.js';
+import { checkId, remainingSeconds, type Schedule } from './schedule.js';
+import { suiteNow } from '../clock.js';
 
-/** What the heartbeat's estimate counts down on: the plan, and the main account's keys (the configured one, then the pool's). */
+/**
+ * What the heartbeat's estimate counts down on: the plan's schedule and the requests sent before it
+ * was made (the plan stage's `Plan` has both), and the main account's keys (the configured one,
+ * then the pool's).
+ */
 export interface EstimateBasis {
-  readonly plan: Plan;
+  readonly plan: { readonly schedule: Schedule; readonly sentBefore: number };
   readonly buckets: readonly string[];
 }
 
@@ -16,7 +20,8 @@ export interface EstimateBasis {
 export function remainingFor(basis: EstimateBasis | null, broker: Broker, records: readonly CheckRecord[] | undefined): number | null {
   if (basis === null || records === undefined) return null;
   const { plan, buckets } = basis;
-  const now = Date.now();
+  // The pacer's clock, which its standings and waits are on.
+  const now = suiteNow();
   const standings = buckets.map((bucket) => broker.pacer.standing(bucket));
   const resetAt = standings[0]?.resetAt ?? null;
   return remainingSeconds(plan.schedule, {
