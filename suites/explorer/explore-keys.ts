@@ -31,7 +31,8 @@ async function runSequence(
   serial: KeyReal['serial'] & { readonly budget: number },
   commands: Iterable<fc.AsyncCommand<KeyModel, KeyReal>>,
 ): Promise<void> {
-  const model: KeyModel = { live: [], deleted: [], made: 0, keysLeft: serial.budget - serial.created };
+  const canDelete = t.run.keyDeletion.path !== null;
+  const model: KeyModel = { live: [], deleted: [], made: 0, keysLeft: serial.budget - serial.created, canDelete };
   const real: KeyReal = { t, actor, trail: [], serial };
   try {
     await fc.asyncModelRun(() => ({ model, real }), commands);

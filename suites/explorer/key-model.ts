@@ -20,6 +20,8 @@ export interface KeyModel {
   made: number;
   /** Keys the exploration may still create: it keeps to the bound the write plan announced (`EXPLORER_KEYS`). */
   keysLeft: number;
+  /** The run knows where keys are deleted (the profile's key path, or the one its probe found): without it, no key is deleted. */
+  readonly canDelete: boolean;
 }
 
 /** What the commands act through: the check, the actor when none is chosen, and every answer of the sequence. */
@@ -129,7 +131,7 @@ export class DeleteKey implements fc.AsyncCommand<KeyModel, KeyReal> {
     readonly actor: Actor,
   ) {}
   check(model: Readonly<KeyModel>): boolean {
-    return model.live.length > 0;
+    return model.canDelete && model.live.length > 0;
   }
   async run(model: KeyModel, real: KeyReal): Promise<void> {
     const target = pick(model.live, this.index);
