@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { checkId, COVERAGE_FILE, generateCoverage } from '../scripts/coverage.js';
 import { ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
+import { HEADERLESS_BURST } from '../src/run/schedule.js';
 
 // The estimates are measured against the embedded reference with one-second windows: a burst
 // that straddles a window boundary sends a request or two more than one that does not. They are
@@ -17,10 +18,18 @@ function shape({ requests, propertyRequests, ...facts }: Check) {
   return { ...facts, kinds: Object.keys(requests).sort(), propertyKinds: Object.keys(propertyRequests ?? {}).sort() };
 }
 
-function drifted(stored: Counts, measured: Counts): string[] {
+/**
+ * A burst without a key that one window could not hold is made again (suites/support/bursts.ts: a
+ * loaded machine sends 21 requests in more than a second): up to twice its count is that, not drift.
+ * Seen once in five full runs beside a second one (RATE-7/ceiling-without-key: none 21 → 41).
+ */
+const MADE_AGAIN = (check: Check) => (check.clause === HEADERLESS_BURST.clause && check.key === HEADERLESS_BURST.key ? 2 : 1);
+
+function drifted(stored: Counts, measured: Counts, times = 1): string[] {
   return Object.keys({ ...stored, ...measured }).flatMap((kind) => {
     const [a, b] = [stored[kind] ?? 0, measured[kind] ?? 0];
-    return Math.abs(a - b) > JITTER(Math.max(a, b)) ? [`${kind} ${a} → ${b}`] : [];
+    const within = a - b <= JITTER(Math.max(a, b)) && b - times * a <= JITTER(Math.max(times * a, b));
+    return within ? [] : [`${kind} ${a} → ${b}`];
   });
 }
 
@@ -34,7 +43,7 @@ test('docs/coverage.md and fixtures/request-estimates.json are current (regenera
   const byId = new Map(measured.checks.map((m) => [checkId(m), m]));
   const stale = stored.checks.flatMap((c) => {
     const m = byId.get(checkId(c))!;
-    const off = [...drifted(c.requests, m.requests), ...drifted(c.propertyRequests ?? {}, m.propertyRequests ?? {})];
+    const off = [...drifted(c.requests, m.requests, MADE_AGAIN(c)), ...drifted(c.propertyRequests ?? {}, m.propertyRequests ?? {})];
     return off.length > 0 ? [`${checkId(c)}: ${off.join(', ')}`] : [];
   });
   expect(stale, 'request counts moved beyond window-boundary jitter').toEqual([]);

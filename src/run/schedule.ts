@@ -91,7 +91,7 @@ const OWN_REQUESTS = 12;
 /** Requests that tell whether the pool's keys have budgets apart (`keys/pool.ts`, at most three readings of three). */
 const SHARED_BUDGET_PROBES = 9;
 /** The check whose burst without a key counts the run's other requests without a key (suites/ip-limits.suite.ts). */
-const HEADERLESS_BURST = { clause: 'RATE-7', key: 'ceiling-without-key' } as const;
+export const HEADERLESS_BURST = { clause: 'RATE-7', key: 'ceiling-without-key' } as const;
 /**
  * The checks that share one key exhausted on purpose (suites/rate-limits.suite.ts): its burst is no
  * one check's evidence, so the request estimates do not count it.
