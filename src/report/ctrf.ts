@@ -1,3 +1,4 @@
+import { likelyCauseLines } from '../diagnosis/diagnose.js';
 import { randomUUID } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
 import type { ClauseStatus } from '../verdict/verdict.js';
@@ -65,7 +66,13 @@ export function renderCtrf(doc: ConformanceDocument, log: readonly Exchange[]): 
       duration: 0,
       suite: [clause.family],
       ...(clause.status !== 'pass' ? { message: `${clause.id} (${clause.level}): ${clause.reason ?? clause.status}` } : {}),
-      ...(curl ? { trace: `check: ${failed!.title}\nreproduce: ${curl}` } : {}),
+      ...(curl
+        ? {
+            trace: `check: ${failed!.title}\nreproduce: ${curl}${likelyCauseLines(doc, clause.id)
+              .map((l) => `\n${l}`)
+              .join('')}`,
+          }
+        : {}),
       tags: [clause.level, clause.family],
       type: 'conformance',
       retries,

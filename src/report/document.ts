@@ -11,6 +11,8 @@ import { becauseWithKeyLeft } from './footprint.js';
 import { pathFlagsToNames } from './local-paths.js';
 import { networkOf, type NetworkFigures } from './network.js';
 import { clockOf, type ClockFigures } from './clock.js';
+import { diagnose, type ClauseDiagnosis } from '../diagnosis/diagnose.js';
+import { loadFingerprints } from '../diagnosis/fingerprint.js';
 
 /** The machine-readable result, `conformance.json` (the run interface). */
 export interface ConformanceDocument {
@@ -53,6 +55,12 @@ export interface ConformanceDocument {
   network?: NetworkFigures;
   /** The target's clock against the suite's, from its Date headers: a fact of the run, never a finding. Absent in reports of earlier versions. */
   clock?: ClockFigures;
+  /**
+   * Each clause that failed or warned, with at most three likely causes among the known defects (the
+   * mutants' fingerprints), or none where no known defect matches. Advice, not a verdict: it changes
+   * no status and no exit code. Absent in reports of earlier versions; empty where nothing failed.
+   */
+  diagnosis?: ClauseDiagnosis[];
   resources: { created: LedgerEntry[]; removed: LedgerEntry[] };
   suiteFaults: string[];
   /**
@@ -182,6 +190,7 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     },
     network: networkOf(input.log),
     clock: clockOf(input.log),
+    diagnosis: diagnosisOf(input.results),
     resources: {
       // A creation sent and never answered may have made a key all the same: named, as `creating`.
       created: [...input.ledger.filter((e) => e.event === 'created'), ...outstandingOf(input.ledger, 'api_key').filter((e) => e.event === 'creating')],
@@ -193,6 +202,17 @@ export function buildDocument(input: DocumentInput): ConformanceDocument {
     ...(input.baseline ? { baseline: input.baseline } : {}),
     ...(input.integrity ? { integrity: input.integrity } : {}),
   };
+}
+
+/** The likely causes of what failed or warned; none where the fingerprints cannot be read (a report is still written). */
+function diagnosisOf(results: readonly ClauseResult[]): ClauseDiagnosis[] {
+  const checks = results.flatMap((r) => r.checks);
+  if (!checks.some((c) => c.status === 'fail' || c.status === 'warn')) return [];
+  try {
+    return diagnose(checks, loadFingerprints());
+  } catch {
+    return [];
+  }
 }
 
 /** Each limit learnt once, then each check's rows judged, named by its clause and key. */

@@ -1,3 +1,4 @@
+import { likelyCauseLines } from '../diagnosis/diagnose.js';
 import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import { networkLines } from './network.js';
 import { clockLine } from './clock.js';
@@ -171,14 +172,16 @@ function familySection(doc: ConformanceDocument, family: Family): string {
   if (clauses.length === 0) return '';
   return `<section class="family" data-family="${family}" id="family-${family}"><h2>${family}: ${FAMILY_TITLE[family]}</h2>
 <table class="matrix"><thead><tr><th scope="col">clause</th><th scope="col">level</th><th scope="col">status</th><th scope="col">what it says, and what was found</th></tr></thead><tbody>
-${clauses.map(clauseRow).join('\n')}
+${clauses.map((c) => clauseRow(doc, c)).join('\n')}
 </tbody></table></section>`;
 }
 
-function clauseRow(clause: ConformanceDocument['clauses'][number]): string {
+function clauseRow(doc: ConformanceDocument, clause: ConformanceDocument['clauses'][number]): string {
+  const likely = likelyCauseLines(doc, clause.id);
   return `<tr class="clause" id="clause-${clause.id}" data-id="${clause.id}" data-family="${clause.family}" data-level="${clause.level}" data-status="${clause.status}">
 <td class="id">${clause.id}</td><td>${clause.level}</td><td><span class="badge status-${clause.status}">${STATUS_LABEL[clause.status]}</span></td>
 <td><div class="summary">${esc(clause.summary)} <span class="muted">(${esc(clause.section)})</span></div>${clause.reason ? `<div class="reason">${esc(clause.reason)}</div>` : ''}
+${likely.map((l) => `<div class="likely">${esc(l)}</div>`).join('')}
 ${clause.checks.map(checkDetails).join('')}</td></tr>`;
 }
 

@@ -1,3 +1,4 @@
+import { likelyCauseLines } from '../diagnosis/diagnose.js';
 import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ClauseStatus } from '../verdict/verdict.js';
@@ -88,6 +89,7 @@ function familySuite(doc: ConformanceDocument, family: Family): Suite {
         ...(evidence ? ['', describe(evidence)] : []),
         ...(curl ? ['', `reproduce: ${curl}`] : []),
         ...(failed?.repro?.seed !== undefined ? [`property seed ${failed.repro.seed}, path ${failed.repro.path ?? '?'}`] : []),
+        ...likelyCauseLines(doc, clause.id),
       ].join('\n');
       suite.cases.push(
         `${open}><${element} message="${attr(clause.reason ?? clause.status)}" type="${attr(clause.level)}">${text(body)}</${element}>${out}</testcase>`,

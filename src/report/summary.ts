@@ -4,6 +4,7 @@ import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
 import { networkLines } from './network.js';
 import { clockLine } from './clock.js';
+import { diagnosisLine } from '../diagnosis/diagnose.js';
 import { sentence } from './sentence.js';
 
 const VERDICT_MARK: Record<ConformanceDocument['verdict'], string> = {
@@ -56,6 +57,14 @@ export function renderSummary(doc: ConformanceDocument, reportFiles: readonly st
     for (const c of problems.slice(0, LISTED)) lines.push(`| ${c.id} | ${c.level} | ${c.status} | ${cell(c.reason ?? '')} |`);
     if (problems.length > LISTED) lines.push(`| … | | | ${problems.length - LISTED} more in conformance.json |`);
     lines.push('');
+  }
+  if (doc.diagnosis && doc.diagnosis.length > 0) {
+    lines.push(
+      'Likely causes, from the known defects (advice, not a verdict):',
+      '',
+      ...doc.diagnosis.slice(0, LISTED).map((d) => `- ${cell(diagnosisLine(d))}`),
+      '',
+    );
   }
   if (doc.learnt) lines.push('Learnt from the deployment (the document leaves it open; not judged):', '', ...doc.learnt.map((l) => `- ${cell(l)}`), '');
   if (reportFiles.length > 0) lines.push(`Reports: ${reportFiles.map((f) => `\`${f}\``).join(', ')}`, '');
