@@ -3,7 +3,8 @@ import { referenceProfile } from '../reference/server.js';
 import { propertyBudget } from '../src/check/property-budget.js';
 import { poolSizeFor } from '../src/keys/pool-size.js';
 import { estimate, loadEstimates, type RequestEstimates } from '../src/run/estimates.js';
-import { remainingSeconds, schedule, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
+import { remainingSeconds } from '../src/run/countdown.js';
+import { schedule, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
 
 // Issue 33: a schedule before the first request, and a goal it is held to.
 

@@ -5,7 +5,8 @@ import type { Profile } from '../profile/profile.js';
 import { estimate, loadEstimates, submissionPlan, type RequestEstimates } from './estimates.js';
 import type { Selection } from '../clauses/selection.js';
 import { writePlan, writePlanLines } from './write-plan.js';
-import { schedule, scheduleLines, type Schedule } from './schedule.js';
+import { schedule, type Schedule } from './schedule.js';
+import { scheduleLines } from './schedule-words.js';
 
 export interface DryRunInput {
   readonly profile: Profile;
@@ -22,7 +23,7 @@ export interface DryRunInput {
   readonly deletionDeclared?: boolean;
   /** `--leave-keys`. @default false */
   readonly leaveKeys?: boolean;
-  /** The run's schedule (`planRun`), made from the target's first answers. @default one made from the above, the target's window and pace unknown */
+  /** The run's schedule (`planRun`, `stages/plan.ts`), made from the target's first answers. @default one made from the above, the target's window and pace unknown */
   readonly schedule?: Schedule;
 }
 

@@ -1,6 +1,7 @@
 import type { Broker } from '../broker/broker.js';
 import type { CheckRecord } from '../check/outcome.js';
-import { checkId, remainingSeconds, type Schedule } from './schedule.js';
+import { checkId, type Schedule } from './schedule.js';
+import { remainingSeconds } from './countdown.js';
 import { suiteNow } from '../clock.js';
 
 /**

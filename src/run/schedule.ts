@@ -3,14 +3,9 @@ import type { Exchange } from '../http/exchange.js';
 import { rateHeaders } from '../http/rate-headers.js';
 import { serverClockOf } from '../http/server-clock.js';
 import { suiteNow } from '../clock.js';
-import type { ScheduleRecord } from '../report/document.js';
 import { notRunCause } from '../clauses/applicability.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, loadEstimates, type Estimate, type RequestEstimates } from './estimates.js';
-import type { Settings } from '../config/settings.js';
-import { propertyBudget } from '../check/property-budget.js';
-import { poolSizeFor } from '../keys/pool-size.js';
-import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
+import { estimate, type Estimate, type RequestEstimates } from './estimates.js';
 import { SUITE_PHASES } from '../check/suite-order.js';
 
 /**
@@ -82,7 +77,7 @@ export const SECONDS_PER_REQUEST = 0.002;
 /** Starting the checks (vitest and the suites' modules), before the first check's request. */
 const STARTUP_S = 2.5;
 /** Closing: the run-wide judges, the teardown's deletions aside, the reports and their scan. */
-const CLOSING_S = 2;
+export const CLOSING_S = 2;
 /**
  * Requests the configured key sends besides the checks' share: the preflight, the key deletion
  * probe, the test that the pool's keys have budgets apart.
@@ -102,7 +97,7 @@ const EXHAUSTED_KEY = [
   { clause: 'RATE-6', key: 'created-key-apart' },
 ] as const;
 /** The checks that wait for a window to end, in words. */
-const WINDOW_WAITS: readonly { clause: string; key: string; words: string }[] = [
+export const WINDOW_WAITS: readonly { clause: string; key: string; words: string }[] = [
   { clause: 'RATE-5', key: 'retry-after-honoured', words: "RATE-5 (the exhausted key's Retry-After)" },
 ];
 
@@ -240,23 +235,6 @@ export function checkId(check: { readonly clause: string; readonly key: string }
   return `${check.clause}/${check.key}`;
 }
 
-/** The schedule in lines for `--dry-run` and the run's start. */
-export function scheduleLines(plan: Schedule): string[] {
-  const s = (seconds: number) => `${Math.round(seconds)} s`;
-  const budgetLine = (b: PlannedBudget) =>
-    `  ${b.count > 1 ? `${b.count} ${b.who}` : b.who}: about ${b.requests} requests${b.count > 1 ? ' each' : ''} of ${b.ceiling} a window, ${b.windows} window(s)`;
-  const phase =
-    plan.firstWindowEndsInS === null
-      ? ''
-      : ` if it starts now (the target's window ends in ${s(plan.firstWindowEndsInS)}); ${s(plan.worstSeconds)} if it starts as a window begins`;
-  return [
-    `schedule: ${plan.requests} requests over ${plan.windows} window(s) of ${plan.windowSeconds} s`,
-    ...plan.budgets.map(budgetLine),
-    ...plan.waits.map((w) => `  waits for the end of a window: ${w}, overlapping the rest of the run`),
-    `  wall time: about ${s(plan.seconds)}${phase} (${s(plan.workSeconds)} of requests, the lanes of the run beside each other)`,
-  ];
-}
-
 /**
  * Where the target's current window ends and how fast it answers, from the run's first exchanges
  * (the preflight): the schedule's first window and its pace. A Reset that is no Unix time within a
@@ -278,143 +256,4 @@ export function targetPace(
   // The quickest answer: the first ones are slow with the connection's setup and a cold start.
   const quickest = Math.min(...log.map((e) => e.durationMs / 1000));
   return { firstWindowEndsInS, secondsPerRequest: Math.max(SECONDS_PER_REQUEST, Number.isFinite(quickest) ? quickest : 0), perKeyCeiling };
-}
-
-/** Planned requests of finished checks before their actual count revises the rest of the plan. */
-const REVISE_AFTER_REQUESTS = 10;
-
-/** Where the run stands, for the estimate of the time it still needs. */
-export interface Progress {
-  /** The checks finished (`checkId`), each with the requests it sent. */
-  readonly finished: ReadonlyMap<string, number>;
-  /** Requests the run has sent since the schedule was made. */
-  readonly sent: number;
-  /** The main account's keys (the configured one and the pool's): requests they may still send in this window, and seconds until it ends (null: unknown). */
-  readonly standing: { readonly room: number; readonly untilResetS: number | null };
-  /** Seconds until the longest wait for a budget going on now ends; 0 without one. */
-  readonly waitS: number;
-}
-
-/**
- * Seconds the run still needs, from its schedule: the requests of the checks not yet finished,
- * on the main account's keys beyond what their window still allows, in windows to wait; a check
- * still to wait a window out (RATE-5), at least to the end of this one; and the requests at the
- * target's pace. It counts down as windows pass and checks finish; where the finished checks sent
- * fewer or more requests than planned (a target with less data, or more, than the one the
- * estimates were measured on), the checks still to run are expected to do the same.
- */
-export function remainingSeconds(plan: Schedule, progress: Progress): number {
-  const perRequest = plan.secondsPerRequest;
-  let leftMain = 0;
-  let leftAll = 0;
-  let plannedDone = 0;
-  let sentDone = 0;
-  for (const [id, requests] of plan.perCheck) {
-    const sent = progress.finished.get(id);
-    if (sent === undefined) {
-      leftMain += requests.main;
-      leftAll += requests.all;
-    } else {
-      plannedDone += requests.all;
-      sentDone += sent;
-    }
-  }
-  // Revised only on evidence: a few checks' worth of requests, and never past a factor of four.
-  const ratio = plannedDone >= REVISE_AFTER_REQUESTS ? Math.min(4, Math.max(0.25, sentDone / plannedDone)) : 1;
-  // The checks under way have sent part of theirs: what the run sent beyond the finished checks and its own.
-  const underWay = Math.max(0, progress.sent - sentDone - plan.ownRequests);
-  leftMain = Math.max(0, Math.round(leftMain * ratio) - underWay);
-  leftAll = Math.max(0, Math.round(leftAll * ratio) - underWay);
-  const mainAccount = plan.budgets.filter((b) => b.who === 'the configured key' || b.who === 'keys of the pool');
-  const perWindow = Math.max(
-    1,
-    mainAccount.reduce((sum, b) => sum + b.ceiling * b.count, 0),
-  );
-  const untilReset = progress.standing.untilResetS ?? plan.windowSeconds;
-  const beyond = leftMain - progress.standing.room;
-  const windows = beyond > 0 ? untilReset + (Math.ceil(beyond / perWindow) - 1) * plan.windowSeconds : 0;
-  const waitPending = WINDOW_WAITS.some((w) => plan.perCheck.has(checkId(w)) && !progress.finished.has(checkId(w)));
-  const pending = waitPending ? untilReset : 0;
-  return Math.max(leftAll * perRequest, windows, pending, progress.waitS) + CLOSING_S;
-}
-
-/** The schedule in one line for the run's start: "schedule: about 64 s, 1 window(s) of 60 s, 21 keys, ...". */
-export function planLine(plan: Schedule): string {
-  const phase = plan.firstWindowEndsInS === null ? '' : `, the target's window ending in ${Math.round(plan.firstWindowEndsInS)} s`;
-  const waits = plan.waits.length > 0 ? `; waits for a window: ${plan.waits.join(', ')}` : '';
-  return `schedule: about ${Math.round(plan.seconds)} s for about ${plan.requests} requests, ${plan.windows} window(s) of ${plan.windowSeconds} s over ${plan.keys} key(s)${phase}${waits}`;
-}
-
-/**
- * The schedule beside what the run did, for the report: the predicted wall time from the run's
- * start (`beforeMs`: the time it took to make the schedule), and each budget's planned requests
- * beside those its buckets counted (the pool's keys: the most one key carried).
- */
-export function scheduleRecord(
-  plan: Schedule,
-  beforeMs: number,
-  log: readonly Exchange[],
-  buckets: { readonly main: string; readonly pool: readonly string[]; readonly other: string | null },
-): ScheduleRecord {
-  const sent = new Map<string, number>();
-  const created = new Map<string, number>();
-  let withoutKey = 0;
-  for (const e of log) {
-    if (e.auth === 'none') withoutKey++;
-    else sent.set(e.bucket, (sent.get(e.bucket) ?? 0) + 1);
-    if (e.auth === 'created') created.set(e.bucket, (created.get(e.bucket) ?? 0) + 1);
-  }
-  const actual: Record<string, number> = {
-    'the configured key': sent.get(buckets.main) ?? 0,
-    'keys of the pool': Math.max(0, ...buckets.pool.map((b) => sent.get(b) ?? 0)),
-    "the second account's key": buckets.other ? (sent.get(buckets.other) ?? 0) : 0,
-    'requests without a key': withoutKey,
-    'a key exhausted on purpose': Math.max(0, ...created.values()),
-  };
-  return {
-    plannedMs: Math.round(beforeMs + plan.seconds * 1000),
-    windowSeconds: plan.windowSeconds,
-    windows: plan.windows,
-    keys: plan.keys,
-    budgets: plan.budgets.map((b) => ({ who: b.who, count: b.count, planned: b.requests, actual: actual[b.who] ?? 0 })),
-  };
-}
-
-/** The run's plan: made once, from its settings and the target's first answers, and read by every later stage. */
-export interface RunPlan {
-  readonly selection: Selection;
-  /** Cases a property (`--property-runs`, else the full budget). */
-  readonly propertyRuns: number;
-  /** `--max-submissions`, else the default cap. */
-  readonly maxSubmissions: number;
-  /** Keys the run spreads its work over, the pool, the windows and the wall time. */
-  readonly schedule: Schedule;
-  /** Where the target's window ended and how fast it answered, as the preflight saw. */
-  readonly pace: ReturnType<typeof targetPace>;
-}
-
-/**
- * Plans the run once the preflight has spoken to the target (`log`: its exchanges): the checks
- * selected, their cases, the key pool's size (`poolSizeFor`), and the schedule over the target's
- * budgets from where its window stands and how fast it answers.
- */
-export function planRun(
-  settings: Pick<Settings, 'only' | 'skip' | 'readOnly' | 'maxKeys' | 'propertyRuns' | 'maxSubmissions'>,
-  profile: Profile,
-  hasOtherAccountKey: boolean,
-  log: readonly Exchange[],
-  estimates: RequestEstimates = loadEstimates(),
-): RunPlan {
-  const selection = { only: settings.only, skip: settings.skip };
-  const propertyRuns = settings.propertyRuns ?? propertyBudget();
-  const oneKeyMainRequests = () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
-  const pace = targetPace(log, profile.limits.windowSeconds);
-  const keys = poolSizeFor(settings, oneKeyMainRequests, pace.perKeyCeiling ?? profile.limits.perKeyPerMinute);
-  return {
-    selection,
-    propertyRuns,
-    maxSubmissions: settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS,
-    schedule: schedule(estimates, { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey, keys, propertyRuns, ...pace }),
-    pace,
-  };
 }

@@ -2,7 +2,7 @@ import { bucketOfCredential } from '../../http/client.js';
 import { bucketOf } from '../../http/request.js';
 import { probeConventionalDeletion, type KeyDeletion } from '../../keys/deletion.js';
 import { createKeyPool, type KeyPool } from '../../keys/pool.js';
-import { planLine } from '../schedule.js';
+import { planLine } from '../schedule-words.js';
 import type { Planned } from './plan.js';
 
 /** The keys the checks run with: how the run deletes the ones it creates, and the pool its work is spread over. */

@@ -1,8 +1,55 @@
 import { bucketOfCredential } from '../../http/client.js';
 import type { ClauseContext } from '../../verdict/verdict.js';
-import { planRun, type RunPlan } from '../schedule.js';
+import type { Selection } from '../../clauses/selection.js';
+import type { Settings } from '../../config/settings.js';
+import type { Exchange } from '../../http/exchange.js';
+import type { Profile } from '../../profile/profile.js';
+import { propertyBudget } from '../../check/property-budget.js';
+import { poolSizeFor } from '../../keys/pool-size.js';
+import { DEFAULT_MAX_SUBMISSIONS } from '../../broker/submission-cap.js';
+import { estimate, loadEstimates, type RequestEstimates } from '../estimates.js';
+import { schedule, targetPace, type Schedule } from '../schedule.js';
 import { probesDeletion } from '../write-plan.js';
 import type { Preflighted } from './preflight.js';
+
+/** The run's plan: made once, from its settings and the target's first answers, and read by every later stage. */
+export interface RunPlan {
+  readonly selection: Selection;
+  /** Cases a property (`--property-runs`, else the full budget). */
+  readonly propertyRuns: number;
+  /** `--max-submissions`, else the default cap. */
+  readonly maxSubmissions: number;
+  /** Keys the run spreads its work over, the pool, the windows and the wall time. */
+  readonly schedule: Schedule;
+  /** Where the target's window ended and how fast it answered, as the preflight saw. */
+  readonly pace: ReturnType<typeof targetPace>;
+}
+
+/**
+ * Plans the run once the preflight has spoken to the target (`log`: its exchanges): the checks
+ * selected, their cases, the key pool's size (`poolSizeFor`), and the schedule over the target's
+ * budgets from where its window stands and how fast it answers.
+ */
+export function planRun(
+  settings: Pick<Settings, 'only' | 'skip' | 'readOnly' | 'maxKeys' | 'propertyRuns' | 'maxSubmissions'>,
+  profile: Profile,
+  hasOtherAccountKey: boolean,
+  log: readonly Exchange[],
+  estimates: RequestEstimates = loadEstimates(),
+): RunPlan {
+  const selection = { only: settings.only, skip: settings.skip };
+  const propertyRuns = settings.propertyRuns ?? propertyBudget();
+  const oneKeyMainRequests = () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
+  const pace = targetPace(log, profile.limits.windowSeconds);
+  const keys = poolSizeFor(settings, oneKeyMainRequests, pace.perKeyCeiling ?? profile.limits.perKeyPerMinute);
+  return {
+    selection,
+    propertyRuns,
+    maxSubmissions: settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS,
+    schedule: schedule(estimates, { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey, keys, propertyRuns, ...pace }),
+    pace,
+  };
+}
 
 /**
  * The run's plan, made once from the settings and the target's first answers, and read by every

@@ -8,7 +8,7 @@ import { certificationVerdict } from '../../verdict/certification.js';
 import { clauseResults, verdictOf } from '../../verdict/verdict.js';
 import { liveKeysLine } from '../live-keys.js';
 import { publicSettings } from '../public-settings.js';
-import { scheduleRecord } from '../schedule.js';
+import { scheduleRecord } from '../schedule-record.js';
 import type { TornDown } from './teardown.js';
 
 /**
