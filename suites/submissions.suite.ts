@@ -15,6 +15,7 @@ import {
   workspaceIds,
   type ValidSubmission,
 } from './support/submissions.js';
+import { JSON_VALUES } from './catalogues/json-values.js';
 
 // SUB: submissions (API document, Submission; Operations; Details and open points). Every check
 // here writes: each submission it creates is tagged with the run id in its row data (where the
@@ -433,25 +434,13 @@ check(
   { key: 'boundary-rows', values: ['null', 'empty', 'boundary', 'unicode', 'huge'], writes: true, createsSubmissions: true },
 );
 
-/** Rows at the edges a storage layer is most likely to trip on, sent every run whatever the seed. */
-const EDGE_ROWS: readonly { what: string; data: RowData }[] = [
-  { what: 'an empty data object', data: {} },
-  { what: 'text outside the Basic Multilingual Plane', data: { name: '𠜎𠜱𠝹 𝒜𝓁𝒾𝒸ℯ', note: '👩‍👩‍👧‍👦 🏳️‍🌈 🇯🇵' } },
-  { what: 'right-to-left and combining text', data: { ar: 'مرحبا بالعالم', he: 'שָׁלוֹם', hi: 'नमस्ते दुनिया', th: 'สวัสดีชาวโลก', zalgo: 'e\u0301\u0302\u0303' } },
-  {
-    what: 'objects and arrays nested 32 deep',
-    data: { nested: Array.from({ length: 32 }).reduce<unknown>((inner, _, i) => (i % 2 ? [inner] : { level: 32 - i, inner }), 'bottom') as RowData },
-  },
-  { what: 'a string of 16384 characters', data: { long_text: 'Ünïcödé 🦄 '.repeat(1490).slice(0, 16384) } },
-  { what: 'empty containers, null, extreme numbers', data: { o: {}, a: [], n: null, big: 1e308, tiny: 5e-324, neg: -9007199254740991, t: true } },
-];
-
 check(
   'SUB-5',
-  'rows at the edges (non-BMP text, right-to-left text, deep nesting, long strings, empty objects) never get a 5xx',
+  'rows at the edges (non-BMP text, right-to-left text, deep nesting, long strings, empty objects, special member names, NUL and separators, integer boundaries) never get a 5xx',
   async (t) => {
     // Every edge row is tagged, the empty one included, as when each was a submission of its own.
-    await t.submissions.cases([EDGE_ROWS], (cases) =>
+    // Rows at the edges a stack is most likely to trip on, sent every run whatever the seed (suites/catalogues/json-values.ts).
+    await t.submissions.cases([JSON_VALUES], (cases) =>
       sendRows(
         t,
         cases.map((c) => tagged(t, c.data) as RowData),

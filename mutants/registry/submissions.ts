@@ -8,6 +8,7 @@ import submissionCreated200 from '../submission-created-200.js';
 import submissionFiltersIgnored from '../submission-filters-ignored.js';
 import submissionFiltersNotCombined from '../submission-filters-not-combined.js';
 import submissionTotalIgnoresFilter from '../submission-total-ignores-filter.js';
+import memberNamesAsMapKeys from '../member-names-as-map-keys.js';
 
 /** Mutants of the SUB family. */
 export const SUBMISSION_MUTANTS = {
@@ -21,4 +22,5 @@ export const SUBMISSION_MUTANTS = {
   'submission-total-ignores-filter': submissionTotalIgnoresFilter,
   'submission-created-200': submissionCreated200,
   'submission-filters-not-combined': submissionFiltersNotCombined,
+  'member-names-as-map-keys': memberNamesAsMapKeys,
 } as const;

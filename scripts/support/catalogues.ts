@@ -2,6 +2,7 @@ import { CLAUSE_IDS, type ClauseId } from '../../src/clauses/catalogue.js';
 import { RUN_WIDE_JUDGES } from '../../src/judge/run-wide.js';
 import { CREDENTIAL_CARRIERS } from '../../suites/catalogues/credential-carriers.js';
 import { REQUEST_HEADERS } from '../../suites/catalogues/request-headers.js';
+import { JSON_VALUES } from '../../suites/catalogues/json-values.js';
 import { KEY_COMMANDS_CATALOGUE } from '../../suites/explorer/key-model.js';
 
 /** One entry of a catalogue of what varies, as docs/coverage.md lists it. */
@@ -21,6 +22,11 @@ const CATALOGUES: readonly { readonly title: string; readonly where: string; rea
     title: 'Request headers HTTP defines',
     where: '`suites/catalogues/request-headers.ts`: each sent on every list and retrieval of the run, every run (the explorer, GEN-1)',
     entries: REQUEST_HEADERS,
+  },
+  {
+    title: 'JSON values',
+    where: '`suites/catalogues/json-values.ts`: every one sent as row data of a submission, every run (SUB-5)',
+    entries: JSON_VALUES.map((v) => ({ name: v.what, clauses: v.clauses, unreached: v.unreached })),
   },
   {
     title: 'Key lifecycle commands (actors and orders)',
