@@ -6,8 +6,8 @@ import { PACKAGE_ROOT } from '../package-root.js';
 
 /**
  * A fingerprint: what a run's failures and warnings look like, as a set of observations in a small,
- * stable vocabulary: each check that did not pass, by its clause, key and status
- * (`RATE-8/run-wide/warn`), and the shape of its reason (`RATE-8/run-wide: x-ratelimit-remaining
+ * stable vocabulary: each check that failed or warned, by its clause and key (`RATE-8/run-wide`:
+ * not its status, which a SHOULD clause has `fail` under `--strict` and `warn` without), and the shape of its reason (`RATE-8/run-wide: x-ratelimit-remaining
  * went from # to # over a sequential request`), numbers, quoted values and paths taken out, so
  * that another seed, another target or another order of requests shows the same observations.
  */
@@ -48,7 +48,7 @@ export function observationsOf(checks: readonly Observed[]): string[] {
   const out = new Set<string>();
   for (const c of checks) {
     if (c.status !== 'fail' && c.status !== 'warn') continue;
-    out.add(`${c.clause}/${c.key}/${c.status}`);
+    out.add(`${c.clause}/${c.key}`);
     if (c.reason) out.add(`${c.clause}/${c.key}: ${shapeOf(c.reason)}`);
   }
   return [...out].sort();
