@@ -6,7 +6,7 @@ import { RUN_WIDE_JUDGES } from '../src/judge/run-wide.js';
 import { retryAfterMs } from '../src/http/layers/retry-unanswered.js';
 import { Pacer } from '../src/pacing/pacer.js';
 import { parseProfile } from '../src/profile/profile.js';
-import { clockLine, clockOf } from '../src/report/clock.js';
+import { clockLine, clockOf, clocksApart } from '../src/report/clock.js';
 
 // Times the API sends are judged and waited for on the API's clock, as its Date headers tell it,
 // not on the clock of the machine the suite runs on (docs/judging.md, "What the suite's machine
@@ -119,5 +119,12 @@ describe('a Retry-After that is an HTTP date', () => {
     const at = new Date(date.getTime() + 7_000);
     expect(retryAfterMs({ date: date.toUTCString(), 'retry-after': at.toUTCString() })).toBe(7_000);
     expect(retryAfterMs({ 'retry-after': '7' })).toBe(7_000);
+  });
+});
+
+describe('the terminal names the skew', () => {
+  test('where the clocks are a second apart or more, not for the milliseconds the suite measures against a target on its own machine', () => {
+    expect(clocksApart(clockOf(spread(SUITE_AHEAD_MS)))).toBe(true);
+    expect(clocksApart(clockOf(spread(7)))).toBe(false);
   });
 });

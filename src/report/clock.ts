@@ -7,7 +7,7 @@ import { serverClockOf } from '../http/server-clock.js';
  * never a finding. Every time the target sent (`X-RateLimit-Reset`, an HTTP-date `Retry-After`) was
  * judged and waited for on the target's own clock, so a skew here explains no verdict; it is
  * reported so that a reader of the report knows the suite's machine was off (`conformance.json`'s
- * `clock`, `summary.md`, and the terminal where the clocks are apart).
+ * `clock`, `summary.md`, `report.html`, and the terminal where the clocks are a second apart or more).
  */
 export interface ClockFigures {
   /** Answers of the API that carried a `Date` header. */
@@ -28,7 +28,16 @@ export function clockOf(log: readonly Exchange[]): ClockFigures {
   return { samples: estimate.samples, offsetMs: estimate.offsetMs, withinMs: estimate.withinMs, apart: estimate.apart, restarts: estimate.restarts };
 }
 
-/** One line for `summary.md` (and the terminal, where the clocks are apart). */
+/**
+ * The clocks are a second or more apart, beyond what the headers leave uncertain: worth a line of
+ * the terminal. Less is the suite's own measurement (its monotonic clock against the machine's wall
+ * clock, a loaded machine's scheduling), not a fact a reader of a log needs.
+ */
+export function clocksApart(c: ClockFigures): boolean {
+  return c.apart && c.offsetMs !== null && c.withinMs !== null && Math.abs(c.offsetMs) - c.withinMs >= 1000;
+}
+
+/** One line for `summary.md` and `report.html` (and the terminal, where the clocks are a second apart or more). */
 export function clockLine(c: ClockFigures): string {
   if (c.samples === 0 || c.offsetMs === null || c.withinMs === null) {
     return `clock: the target sent no Date header, so the times it sent were read on the suite's clock, ${RESET_SKEW_SECONDS} s of skew allowed`;

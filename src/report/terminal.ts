@@ -2,7 +2,7 @@ import { comparisonLines } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
 import { networkLines } from './network.js';
-import { clockLine } from './clock.js';
+import { clockLine, clocksApart } from './clock.js';
 
 /** The run's closing lines: the verdict with its counts, the baseline comparison, what the run left on the target, the reports. */
 export function verdictLines(doc: ConformanceDocument, files: readonly string[]): string[] {
@@ -17,7 +17,7 @@ export function verdictLines(doc: ConformanceDocument, files: readonly string[])
   if (doc.baseline) lines.push(...comparisonLines(doc.baseline));
   lines.push(footprintLine(doc));
   if (doc.network) lines.push(...networkLines(doc.network));
-  if (doc.clock?.apart) lines.push(clockLine(doc.clock));
+  if (doc.clock && clocksApart(doc.clock)) lines.push(clockLine(doc.clock));
   lines.push(`reports: ${files.join(', ')}`);
   return lines;
 }
