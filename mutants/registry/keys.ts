@@ -15,6 +15,7 @@ import revokedKeyGrace from '../revoked-key-grace.js';
 import secondDelete200 from '../second-delete-200.js';
 import secretTailInKeyList from '../secret-tail-in-key-list.js';
 import keyIdCounterStepsBack from '../key-id-counter-steps-back.js';
+import keyListByCreator from '../key-list-by-creator.js';
 
 /** Mutants of the KEY family. */
 export const KEY_MUTANTS = {
@@ -35,4 +36,5 @@ export const KEY_MUTANTS = {
   'key-create-upsert-by-name': keyCreateUpsertByName,
   'key-name-truncated': keyNameTruncated,
   'key-id-counter-steps-back': keyIdCounterStepsBack,
+  'key-list-by-creator': keyListByCreator,
 } as const;
