@@ -283,7 +283,11 @@ export const RUN_WIDE_JUDGES = {
         // Another client on the key may take more; a Remaining that does not fall at all is the fault.
         pairsOn.set(part, (pairsOn.get(part) ?? 0) + 1);
         if (b.remaining < a.remaining) fellOn.add(part);
-        else stuck.set(part, [...(stuck.get(part) ?? []), { from: a.remaining, to: b.remaining, exchange: e }]);
+        else {
+          const pairs = stuck.get(part) ?? [];
+          pairs.push({ from: a.remaining, to: b.remaining, exchange: e });
+          stuck.set(part, pairs);
+        }
       }
     }
     // Worded once the whole log is read: whether Remaining fell anywhere is known only then.
