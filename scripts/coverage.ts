@@ -20,6 +20,8 @@ import {
 import type { CheckRecord } from '../src/check/outcome.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
+import { exploreBudget } from '../src/check/explore-budget.js';
+import { propertyBudget } from '../src/check/property-budget.js';
 import { readReport, runCli } from '../test/support/cli.js';
 import { renderVariation } from './support/catalogues.js';
 
@@ -274,8 +276,9 @@ export function renderDimensions(report: ConformanceDocument, exchanges: readonl
 
 /**
  * fixtures/request-estimates.json: what each check cost in the same run, the data behind
- * `--dry-run`'s estimate. Measured with 10 cases per property; the generated cases' requests are
- * kept apart, so that an estimate scales them to the run's budget.
+ * `--dry-run`'s estimate. Measured with 10 cases per property (and the explorer's share of them);
+ * the generated cases' and drawn sequences' requests are kept apart, so that an estimate scales
+ * them to the run's budget.
  */
 export function renderEstimates(report: ConformanceDocument): string {
   const checks = checksOf(report).map((c) => ({
@@ -288,10 +291,19 @@ export function renderEstimates(report: ConformanceDocument): string {
     ...(c.submissions ? { submissions: c.submissions } : {}),
     ...(c.keys ? { keys: c.keys } : {}),
     ...(c.propertyKeys ? { propertyKeys: c.propertyKeys } : {}),
+    ...(c.exploreRequests ? { exploreRequests: c.exploreRequests } : {}),
+    ...(c.exploreKeys ? { exploreKeys: c.exploreKeys } : {}),
   }));
-  const estimates: RequestEstimates = { measuredWith: { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1 }, checks };
+  const measuredWith = { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1, explore: ESTIMATE_EXPLORE };
+  const estimates: RequestEstimates = { measuredWith, checks };
   return `${JSON.stringify(estimates, null, 2)}\n`;
 }
+
+/**
+ * Sequences the measured run explores: the default's (4 at full strength), so that a sequence's
+ * requests are an average of several, not one drawn by chance.
+ */
+const ESTIMATE_EXPLORE = exploreBudget(propertyBudget());
 
 /** Runs the suite against the embedded reference and renders both generated files. */
 export async function generateCoverage(): Promise<{ coverage: string; estimates: string }> {
@@ -300,7 +312,7 @@ export async function generateCoverage(): Promise<{ coverage: string; estimates:
   const tapFile = join(scratch, 'exchanges.json');
   try {
     const tap = `--import=${pathToFileURL(TAP).href}`;
-    const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS)], {
+    const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS), '--explore', String(ESTIMATE_EXPLORE)], {
       EXCHANGE_TAP_FILE: tapFile,
       NODE_OPTIONS: [process.env.NODE_OPTIONS, tap].filter(Boolean).join(' '),
     });

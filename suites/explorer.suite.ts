@@ -9,16 +9,14 @@ import { EXPLORER_KEYS } from './explorer/key-model.js';
 // probe written by hand happens to stand. It runs in the keys lane after KEY (src/check/suite-order.ts),
 // so that no other check creates or deletes keys between its steps.
 
-/** Drawn sequences of the key lifecycle: a share of the property budget (100 cases: 4 sequences; the matrices' 25: 1). */
-function drawnSequences(t: CheckContext): number {
-  return Math.max(1, Math.round(t.run.propertyRuns / 25));
-}
-
-const keyExploration = (t: CheckContext): Promise<KeyExploration> => t.onceForRun('key explorer', () => exploreKeys(t, drawnSequences(t)));
+// Sequences drawn beyond the cover: `--explore`, by default a share of the property budget (`exploreBudget`).
+const keyExploration = (t: CheckContext): Promise<KeyExploration> => t.onceForRun('key explorer', () => exploreKeys(t, t.run.explore));
 
 /** A clause's share of the exploration: its disagreement fails it; another clause's ended the exploration early. */
 async function judgeExplored(t: CheckContext, clause: ClauseId): Promise<void> {
-  const { disagreement, sequences } = await keyExploration(t);
+  const { disagreement, sequences, explored } = await keyExploration(t);
+  // Every report lists what was explored, a pass included: a pass says which sequences showed nothing.
+  t.noteExplored(explored);
   if (disagreement === null) return;
   if (disagreement.clause !== clause)
     t.skip(

@@ -23,6 +23,7 @@ describe('--certify', () => {
     [['--skip', 'RATE'], /--skip RATE/],
     [['--read-only'], /--read-only/],
     [['--property-runs', '10'], /10 case\(s\) a property/],
+    [['--explore', '1'], /--explore 1 \(the default is 4\)/],
     [['--leave-keys'], /--leave-keys/],
     [['--max-submissions', '3'], /--max-submissions 3/],
   ])('refuses %j with one line and exit 2', async (flags, named) => {

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { readReport, ROOT, runCli } from './support/cli.js';
 import { startReference } from '../reference/server.js';
 import { loadProfile } from '../src/profile/profile.js';
-import { estimate, loadEstimates } from '../src/run/estimates.js';
+import { estimate, keyPlan, loadEstimates, measuredStrength } from '../src/run/estimates.js';
 import { propertyBudget } from '../src/check/property-budget.js';
 
 test('--dry-run stops after the preflight and prints the checks, requests and time it would take', async () => {
@@ -28,11 +28,34 @@ test("the plan counts generated cases at the run's property budget, and fixed ca
   const estimates = loadEstimates();
   const generated = estimates.checks.reduce((sum, c) => sum + (c.propertyRequests?.main ?? 0), 0);
   expect(generated).toBeGreaterThan(0);
-  const measured = estimate(estimates, input, 1, estimates.measuredWith.propertyRuns).requests.main;
-  const tenfold = estimate(estimates, input, 1, estimates.measuredWith.propertyRuns * 10).requests.main;
+  const at = measuredStrength(estimates);
+  const measured = estimate(estimates, input, 1, at).requests.main;
+  const tenfold = estimate(estimates, input, 1, { ...at, propertyRuns: at.propertyRuns * 10 }).requests.main;
   expect(tenfold - measured).toBe(generated * 9);
   // Full strength whatever the limits: the same budget as the local run.
   expect(propertyBudget()).toBe(100);
+});
+
+test("the plan grows the explorer's requests and keys with --explore, and no other check's", () => {
+  const profile = loadProfile(`${ROOT}profiles/reference.json`).profile;
+  const input = { profile, selection: { only: [], skip: [] }, readOnly: false, hasOtherAccountKey: true };
+  const estimates = loadEstimates();
+  const at = measuredStrength(estimates);
+  const explorer = estimates.checks.find((c) => c.key === 'explored-lifecycle' && c.exploreRequests)!;
+  // The budgets the estimate sums: an unknown or malformed key's requests are on none of them.
+  const { main = 0, other = 0, created = 0, none = 0 } = explorer.exploreRequests!;
+  const drawn = main + other + created + none;
+  expect(drawn).toBeGreaterThan(0);
+  const requests = (explore: number) => {
+    const { main, other, created, anonymous } = estimate(estimates, input, 1, { ...at, explore }).requests;
+    return main + other + created + anonymous;
+  };
+  // Ten times the sequences: nine times the drawn ones' requests more, within rounding per credential.
+  expect(Math.abs(requests(at.explore * 10) - requests(at.explore) - drawn * 9)).toBeLessThanOrEqual(3);
+  expect(requests(0)).toBeLessThan(requests(at.explore));
+  const keys = (explore: number) => keyPlan(estimates, input, { ...at, explore }).clauses.find((c) => c.clause === 'KEY-1')!.keys;
+  // Each sequence drawn may create MOST_LIVE keys, its opening one included.
+  expect(keys(40) - keys(0)).toBe(40 * 3);
 });
 
 test('an embedded run plans on the key pool', async () => {

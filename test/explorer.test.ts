@@ -43,6 +43,32 @@ describe('every class of the catalogues is visited in a default run, whatever th
   }, 240_000);
 });
 
+describe('what the explorer explored', () => {
+  test('--explore sets the sequences drawn beyond the cover, and a passing run lists every sequence and the seed in every report', async () => {
+    const [three, none] = await Promise.all([
+      runAgainstReference({}, ['--only', 'KEY', '--seed', '11', '--explore', '3']),
+      runAgainstReference({}, ['--only', 'KEY', '--seed', '11', '--explore', '0']),
+    ]);
+    const explored = (run: typeof three) => run.report.clauses.find((c) => c.id === 'KEY-1')!.checks.find((c) => c.key === 'explored-lifecycle')!;
+    const check = explored(three);
+    expect(check.status).toBe('pass');
+    expect(check.explored?.seed).toBe(11);
+    const sequences = check.explored!.sequences;
+    expect(sequences.filter((s) => s.startsWith('cover '))).toHaveLength(4);
+    // Every drawn sequence opens with a key, so that it has something to act on.
+    expect(sequences.filter((s) => s.startsWith('drawn '))).toEqual(
+      [1, 2, 3].map((n) => expect.stringMatching(new RegExp(`^drawn ${n}: create a key \\(by the default actor\\)`))),
+    );
+    expect(sequences.every((s) => s.endsWith(': as the model allows'))).toBe(true);
+    expect(explored(none).explored!.sequences).toHaveLength(4);
+    expect(readFileSync(join(three.reportDir, 'summary.md'), 'utf8')).toMatch(
+      /The explorer ran 7 sequence\(s\) of the key lifecycle \(4 of its cover, 3 drawn from seed 11; --seed 11/,
+    );
+    expect(readFileSync(join(three.reportDir, 'report.html'), 'utf8')).toMatch(/<ol class="explored"><li>cover 1: create a key/);
+    expect(readFileSync(join(three.reportDir, 'junit.xml'), 'utf8')).toMatch(/explored \(seed 11\):\n {2}cover 1: /);
+  }, 240_000);
+});
+
 describe('an explorer finding', () => {
   const mutant = MUTANTS['key-id-counter-steps-back'];
   const args = ['--only', 'KEY', '--seed', '5', '--property-runs', '25'];

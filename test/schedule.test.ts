@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { referenceProfile } from '../reference/server.js';
 import { propertyBudget } from '../src/check/property-budget.js';
 import { poolSizeFor } from '../src/keys/pool-size.js';
-import { estimate, loadEstimates, type RequestEstimates } from '../src/run/estimates.js';
+import { estimate, loadEstimates, strengthOf, type RequestEstimates } from '../src/run/estimates.js';
 import { remainingSeconds } from '../src/run/countdown.js';
 import { schedule, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
 
@@ -16,7 +16,7 @@ function fullRun(estimates: RequestEstimates, windowSeconds = 60): ScheduleInput
   const profile = { ...base, limits: { ...base.limits, perKeyPerMinute: 100, unauthenticatedPerMinute: 20, windowSeconds } };
   const input = { profile, selection: { only: [], skip: [] }, readOnly: false, hasOtherAccountKey: true };
   const propertyRuns = propertyBudget();
-  const keys = poolSizeFor({ readOnly: false, maxKeys: null }, () => estimate(estimates, input, 1, propertyRuns).requests.main, 100);
+  const keys = poolSizeFor({ readOnly: false, maxKeys: null }, () => estimate(estimates, input, 1, strengthOf(propertyRuns)).requests.main, 100);
   return { ...input, keys, propertyRuns };
 }
 

@@ -47,22 +47,22 @@ export interface CheckOptions extends CheckDimensions {
   readonly createsSubmissions?: boolean;
   /**
    * The most keys the check creates, where chance decides how many (the explorer's drawn
-   * sequences): `fixed`, and `perCase` for each generated case of the property budget. The check
-   * keeps to it, and its figures for the write plan are this bound, not what one run happened to
-   * create (`--dry-run`'s "at most"). @default the keys the measured run created
+   * sequences): `fixed`, and `perSequence` for each sequence `--explore` draws. The check keeps
+   * to it, and its figures for the write plan are this bound, not what one run happened to create
+   * (`--dry-run`'s "at most"). @default the keys the measured run created
    */
   readonly keys?: KeyBound;
 }
 
-/** The keys a check creates at most: `fixed + ceil(perCase * propertyRuns)` (`keyBound`). */
+/** The keys a check creates at most: `fixed + perSequence * explore` (`keyBound`). */
 export interface KeyBound {
   readonly fixed: number;
-  readonly perCase: number;
+  readonly perSequence: number;
 }
 
-/** The most keys a check of this bound creates at the run's property budget. */
-export function keyBound(bound: KeyBound, propertyRuns: number): number {
-  return bound.fixed + Math.ceil(bound.perCase * propertyRuns);
+/** The most keys a check of this bound creates when the explorer draws `explore` sequences. */
+export function keyBound(bound: KeyBound, explore: number): number {
+  return bound.fixed + bound.perSequence * explore;
 }
 
 /**
@@ -141,7 +141,8 @@ export function check(id: ClauseId, title: string, body: (t: CheckContext) => Pr
     } catch (error) {
       await settle(error, record, run, workerState, t);
     } finally {
-      tallyRequests(record, t.exchanges, t.propertyExchanges, options.keys ? { bound: options.keys, propertyRuns: run.propertyRuns } : null);
+      tallyRequests(record, t, options.keys ? { bound: options.keys, explore: run.explore } : null);
+      if (t.explored.length > 0) record.explored = { seed: run.seed, sequences: t.explored };
       if (t.submissions.created > 0) record.submissions = t.submissions.created;
       if (t.submissions.limits.length > 0) record.planLimits = [...t.submissions.limits];
       if (t.submissions.judged) record.rowsJudged = t.submissions.judged;
@@ -170,18 +171,18 @@ function dimensionsOf({ states, values, filters, judges }: CheckOptions): Pick<C
 /** What the check cost the target, by credential: the figures behind `--dry-run`'s estimate. */
 function tallyRequests(
   record: CheckRecord,
-  exchanges: readonly Exchange[],
-  generated: readonly Exchange[],
-  declared: { readonly bound: KeyBound; readonly propertyRuns: number } | null,
+  { exchanges, propertyExchanges: generated, exploredExchanges: drawn }: Pick<CheckContext, 'exchanges' | 'propertyExchanges' | 'exploredExchanges'>,
+  declared: { readonly bound: KeyBound; readonly explore: number } | null,
 ): void {
   record.requests = byCredential(exchanges);
   if (generated.length > 0) record.propertyRequests = byCredential(generated);
+  if (drawn.length > 0) record.exploreRequests = byCredential(drawn);
   if (exchanges.some((e) => !isSafeMethod(e.request.method))) record.writes = true;
   const keys = keysCreated(exchanges);
   if (keys > 0 && declared) {
-    // The bound, as the plan scales it: keys + propertyKeys * (runs / measured runs - 1) is at least the bound at any budget.
-    record.propertyKeys = Math.ceil(declared.bound.perCase * declared.propertyRuns);
-    record.keys = declared.bound.fixed + record.propertyKeys;
+    // The bound, as the plan scales it: keys + exploreKeys * (explore / measured explore - 1) is the bound at any share.
+    record.exploreKeys = declared.bound.perSequence * declared.explore;
+    record.keys = declared.bound.fixed + record.exploreKeys;
     return;
   }
   if (keys > 0) record.keys = keys;

@@ -43,6 +43,10 @@ export class CheckContext {
   readonly exchanges: Exchange[] = [];
   /** Of those, the exchanges of its properties' generated cases. */
   readonly propertyExchanges: Exchange[] = [];
+  /** Of those, the exchanges of the sequences the explorer drew (`exploring`): they grow with `--explore`. */
+  readonly exploredExchanges: Exchange[] = [];
+  /** The sequences of operations the check explored, in order, for the report of a passing run too (`noteExplored`). */
+  explored: readonly string[] = [];
   /** The check's client: its exchanges are the check's evidence. */
   readonly http: HttpClient;
   /** The keys the check creates, lists, uses and deletes. */
@@ -131,6 +135,24 @@ export class CheckContext {
     ...evidence: Evidence[]
   ): never {
     throw new Finding(reason, evidence.map(toExchange), replay);
+  }
+
+  /**
+   * Runs the explorer's drawn sequences: their requests are the share `--explore` sets, which the
+   * request estimates scale apart from the cover's (`exploreRequests`).
+   */
+  async exploring<T>(draw: () => Promise<T>): Promise<T> {
+    const from = this.exchanges.length;
+    try {
+      return await draw();
+    } finally {
+      this.exploredExchanges.push(...this.exchanges.slice(from));
+    }
+  }
+
+  /** The sequences the check explored, one line each: every report lists them with the run's seed, whatever the verdict. */
+  noteExplored(sequences: readonly string[]): void {
+    this.explored = [...sequences];
   }
 
   ensure(condition: unknown, reason: string | (() => string), ...evidence: Evidence[]): void {

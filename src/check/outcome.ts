@@ -69,6 +69,12 @@ export interface CheckRecord {
   keys?: number;
   /** Of those, the keys its generated cases created, which grow with the property budget. */
   propertyKeys?: number;
+  /** Of its requests, those of the sequences the explorer drew, which grow with `--explore`. */
+  exploreRequests?: Partial<Record<AuthKind, number>>;
+  /** Of its keys, the most the drawn sequences may create, which grow with `--explore`. */
+  exploreKeys?: number;
+  /** The sequences of operations it explored, one line each, and the seed that draws them again. */
+  explored?: { readonly seed: number; readonly sequences: readonly string[] };
   /** Its declared states, value classes and judged exchanges, when it declares any. */
   dimensions?: CheckDimensions;
 }

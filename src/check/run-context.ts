@@ -33,6 +33,8 @@ export interface RunContext {
   readonly seed: number;
   /** Generated cases per property. */
   readonly propertyRuns: number;
+  /** Sequences the explorer draws beyond its cover (`--explore`). */
+  readonly explore: number;
   readonly timeoutMs: number;
   readonly preflight: Preflight;
 }

@@ -65,6 +65,12 @@ export const FLAG_HELP: Record<FlagName, FlagHelp> = {
     env: 'CONFORMANCE_SEED',
   },
   'property-runs': { group: 'selection', value: 'N', description: 'generated cases a property', default: '100' },
+  explore: {
+    group: 'selection',
+    value: 'N',
+    description: 'sequences of operations the stateful explorer draws beyond its cover (0: the cover alone)',
+    default: 'one for every 25 cases a property: 4',
+  },
   'dry-run': { group: 'selection', description: 'check the settings and the target, print the plan (requests, keys, submissions, time), send no write' },
   'report-dir': { group: 'reports', value: 'DIR', description: 'where the reports go', default: 'reports', env: 'CONFORMANCE_REPORT_DIR' },
   baseline: { group: 'reports', value: 'FILE', description: 'an earlier conformance.json: exit 1 only for a regression' },

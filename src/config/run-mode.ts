@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { ConformanceError } from '../errors.js';
 import { propertyBudget } from '../check/property-budget.js';
+import { exploreBudget } from '../check/explore-budget.js';
 import type { Settings } from './settings.js';
 
 /** What a report's header says the run was: a certification, or plainly what it is not (issue 26). */
@@ -12,12 +13,13 @@ export interface RunMode {
   readonly departures: readonly string[];
 }
 
-type ModeSettings = Pick<Settings, 'certify' | 'only' | 'skip' | 'readOnly' | 'propertyRuns' | 'leaveKeys' | 'maxSubmissions' | 'signKey'>;
+type ModeSettings = Pick<Settings, 'certify' | 'only' | 'skip' | 'readOnly' | 'propertyRuns' | 'explore' | 'leaveKeys' | 'maxSubmissions' | 'signKey'>;
 
 /**
  * Each setting that makes a run weaker than a certificate may claim: a narrowed selection, fewer
- * generated cases than the full budget, keys left on the target, fewer submissions than the
- * default allows, or no signature (an unsigned report proves nothing of who made it).
+ * generated cases than the full budget, fewer sequences explored than the default, keys left on
+ * the target, fewer submissions than the default allows, or no signature (an unsigned report
+ * proves nothing of who made it).
  */
 export function departuresOf(settings: ModeSettings): string[] {
   const out: string[] = [];
@@ -26,6 +28,8 @@ export function departuresOf(settings: ModeSettings): string[] {
   if (settings.readOnly) out.push('--read-only');
   if (settings.propertyRuns !== null && settings.propertyRuns < propertyBudget())
     out.push(`${settings.propertyRuns} case(s) a property (the full budget is ${propertyBudget()})`);
+  const explored = exploreBudget(propertyBudget());
+  if (settings.explore !== null && settings.explore < explored) out.push(`--explore ${settings.explore} (the default is ${explored})`);
   if (settings.leaveKeys) out.push('--leave-keys');
   if (settings.maxSubmissions !== null && settings.maxSubmissions < DEFAULT_MAX_SUBMISSIONS)
     out.push(`--max-submissions ${settings.maxSubmissions} (the default is ${DEFAULT_MAX_SUBMISSIONS})`);

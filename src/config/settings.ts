@@ -6,6 +6,7 @@ import { ConformanceError } from '../errors.js';
 import type { SigningKeySource } from '../integrity/signing-key.js';
 import { checkCertifiable } from './run-mode.js';
 import { parseSelectors } from '../clauses/selection.js';
+import { MOST_EXPLORED } from '../check/explore-budget.js';
 
 /** A run's settings, from flags, the environment and `.env` (run interface, "How a run is pointed at a target"). */
 export interface Settings {
@@ -36,6 +37,8 @@ export interface Settings {
   readonly seed: number | null;
   /** null: chosen from the target's rate limit. */
   readonly propertyRuns: number | null;
+  /** `--explore`: sequences the stateful explorer draws beyond its cover; null: `exploreBudget(propertyRuns)`. */
+  readonly explore: number | null;
   /** Total deadline of one request. */
   readonly timeoutMs: number;
   /**
@@ -72,6 +75,7 @@ export const FLAGS = {
   'dry-run': { type: 'boolean' },
   seed: { type: 'string' },
   'property-runs': { type: 'string' },
+  explore: { type: 'string' },
   timeout: { type: 'string' },
   'teardown-timeout': { type: 'string' },
   baseline: { type: 'string' },
@@ -140,6 +144,7 @@ export function readSettings(argv: readonly string[], env: NodeJS.ProcessEnv = p
     dryRun: values['dry-run'] ?? false,
     seed: integerSetting('--seed / CONFORMANCE_SEED', values.seed ?? blankToNull(merged.CONFORMANCE_SEED), -(2 ** 31), 2 ** 31 - 1),
     propertyRuns: integerSetting('--property-runs', values['property-runs'] ?? null, 1, 100_000),
+    explore: integerSetting('--explore', values.explore ?? null, 0, MOST_EXPLORED),
     timeoutMs: durationSetting('--timeout', values.timeout ?? null, 'ms', 100, 600_000) ?? 10_000,
     teardownTimeoutMs: durationSetting('--teardown-timeout', values['teardown-timeout'] ?? null, 's', 1000, 600_000) ?? DEFAULT_TEARDOWN_S * 1000,
     ledgerFile: resolve(reportDir, 'ledger.jsonl'),
@@ -193,6 +198,7 @@ export function unreadSettings(argv: readonly string[], reportDir: string): Sett
     dryRun: false,
     seed: null,
     propertyRuns: null,
+    explore: null,
     timeoutMs: 10_000,
     teardownTimeoutMs: DEFAULT_TEARDOWN_S * 1000,
     ledgerFile: resolve(reportDir, 'ledger.jsonl'),

@@ -1,3 +1,4 @@
+import { exploredLines } from './explored.js';
 import { likelyCauseLines } from '../diagnosis/diagnose.js';
 import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import { networkLines } from './network.js';
@@ -199,6 +200,10 @@ function checkDetails(check: CheckRecord): string {
     body.push(`<div class="curl"><pre>${esc(curl)}</pre><button type="button" class="copy" data-copy="${esc(curl)}">copy curl</button></div>`);
   }
   for (const exchange of check.evidence ?? []) body.push(exchangeBlock(exchange));
+  if (check.explored) {
+    const [heading, ...sequences] = exploredLines(check.explored);
+    body.push(`<p class="explored">${esc(heading!)}</p><ol class="explored">${sequences.map((s) => `<li>${esc(s.trim())}</li>`).join('')}</ol>`);
+  }
   if (body.length === 0) body.push('<p class="muted">No evidence recorded: the check passed.</p>');
   return `<details class="check" data-status="${check.status}"${problem ? ' data-problem="true"' : ''}><summary><span class="badge status-${check.status}">${STATUS_LABEL[check.status]}</span> ${esc(check.title)}</summary>${body.join('')}</details>`;
 }

@@ -1,3 +1,4 @@
+import { exploredLines } from './explored.js';
 import { likelyCauseLines } from '../diagnosis/diagnose.js';
 import { FAMILIES, type Family } from '../clauses/catalogue.js';
 import type { Exchange } from '../http/exchange.js';
@@ -71,7 +72,9 @@ function familySuite(doc: ConformanceDocument, family: Family): Suite {
     const element = ELEMENT[clause.status];
     const open = `<testcase classname="${attr(family)}" name="${attr(`${clause.id} ${clause.summary}`)}" time="0"`;
     suite.tests++;
-    const checks = clause.checks.map((c) => `${c.status}: ${c.title}${c.reason ? ` (${c.reason})` : ''}`).join('\n');
+    const checks = clause.checks
+      .flatMap((c) => [`${c.status}: ${c.title}${c.reason ? ` (${c.reason})` : ''}`, ...(c.explored ? exploredLines(c.explored) : [])])
+      .join('\n');
     const out = checks ? `<system-out>${text(`${clause.level} clause, ${clause.status}\n${checks}`)}</system-out>` : '';
     if (element === null) {
       suite.cases.push(`${open}>${out}</testcase>`);

@@ -1,3 +1,4 @@
+import { exploredLine, exploredOf } from './explored.js';
 import type { ClauseStatus } from '../verdict/verdict.js';
 import { coverageLines, type ClauseChange } from './baseline.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
@@ -41,6 +42,8 @@ export function renderSummary(doc: ConformanceDocument, reportFiles: readonly st
   lines.push('');
   if (doc.network) lines.push(...networkLines(doc.network).map((line) => sentence(cell(line))), '');
   if (doc.clock) lines.push(sentence(cell(clockLine(doc.clock))), '');
+  const explored = exploredOf(doc);
+  if (explored) lines.push(sentence(cell(exploredLine(explored))), '');
   lines.push(
     `Target \`${doc.target.baseUrl}\`${doc.target.embedded ? ' (embedded reference)' : ''} · profile \`${doc.profile.name}\` · suite ${doc.suite.version}` +
       `${doc.suite.commit ? ` (${doc.suite.commit.slice(0, 10)})` : ''} · seed \`${doc.seed}\` · ${(doc.durationMs / 1000).toFixed(1)} s${plannedText(doc)}`,

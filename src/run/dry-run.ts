@@ -2,7 +2,7 @@ import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { notRunCause } from '../clauses/applicability.js';
 import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, loadEstimates, submissionPlan, type RequestEstimates } from './estimates.js';
+import { estimate, loadEstimates, strengthOf, submissionPlan, type RequestEstimates, type Strength } from './estimates.js';
 import type { Selection } from '../clauses/selection.js';
 import { writePlan, writePlanLines } from './write-plan.js';
 import { schedule, type Schedule } from './schedule.js';
@@ -17,6 +17,8 @@ export interface DryRunInput {
   readonly keys?: number;
   /** Cases a property (`--property-runs`). @default the measured run's */
   readonly propertyRuns?: number;
+  /** Sequences the explorer draws (`--explore`). @default `exploreBudget(propertyRuns)` */
+  readonly explore?: number;
   /** `--max-submissions`. @default DEFAULT_MAX_SUBMISSIONS */
   readonly maxSubmissions?: number;
   /** Whether the profile declares the key path and id member. @default whether it declares both */
@@ -37,14 +39,15 @@ export function dryRunLines(input: DryRunInput): string[] {
   const estimates = loadEstimates();
   const keys = input.keys ?? 1;
   const propertyRuns = input.propertyRuns ?? estimates.measuredWith.propertyRuns;
-  const total = estimate(estimates, input, keys, propertyRuns);
-  const planned = input.schedule ?? schedule(estimates, { ...input, keys, propertyRuns });
+  const strength = strengthOf(propertyRuns, input.explore);
+  const total = estimate(estimates, input, keys, strength);
+  const planned = input.schedule ?? schedule(estimates, { ...input, keys, ...strength });
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;
   const perRequest = planned.secondsPerRequest;
   const lines = [
     `dry run: ${total.checks} checks would run, ${total.leftOut} left out`,
     ...FAMILIES.map((family) => {
-      const part = estimate({ ...estimates, checks: estimates.checks.filter((c) => familyOf(c.clause) === family) }, input, 1, propertyRuns);
+      const part = estimate({ ...estimates, checks: estimates.checks.filter((c) => familyOf(c.clause) === family) }, input, 1, strength);
       const sent = part.requests.main + part.requests.other + part.requests.created + part.requests.anonymous;
       return `  ${family.padEnd(5)} ${String(part.checks).padStart(3)} checks, about ${sent} requests, ${(sent * perRequest).toFixed(1)} s of them`;
     }),
@@ -55,21 +58,21 @@ export function dryRunLines(input: DryRunInput): string[] {
       : 'keys: the configured one alone',
     `time: at ${perKeyPerMinute} a key and ${unauthenticatedPerMinute} without a key per ${windowSeconds} s, ` +
       `at least ${Math.max(1, planned.windows)} window(s), about ${Math.round(planned.seconds)} s by the schedule below` +
-      ` (at ${propertyRuns} cases a property)`,
+      ` (at ${propertyRuns} cases a property, ${strength.explore} sequence(s) explored beyond the cover)`,
     ...scheduleLines(planned),
   ];
   const notRun = CLAUSE_IDS.flatMap((id) => {
     const cause = notRunCause(id, { ...input, readOnly: false });
     return cause ? [`  ${id}: ${cause.reason}`] : [];
   });
-  lines.push(submissionLine(input, estimates, propertyRuns));
+  lines.push(submissionLine(input, estimates, strength));
   const plan = writePlan(
     {
       ...input,
       deletionDeclared: input.deletionDeclared ?? (input.profile.paths.apiKey !== null && input.profile.apiKeyFields.id !== null),
       leaveKeys: input.leaveKeys ?? false,
       poolSize: keys,
-      propertyRuns,
+      ...strength,
     },
     estimates,
   );
@@ -80,10 +83,10 @@ export function dryRunLines(input: DryRunInput): string[] {
 }
 
 /** Submissions cannot be deleted: the plan says how many the run leaves, and for which clauses. */
-function submissionLine(input: DryRunInput, estimates: RequestEstimates, propertyRuns: number): string {
+function submissionLine(input: DryRunInput, estimates: RequestEstimates, strength: Strength): string {
   const cap = input.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS;
   if (input.readOnly) return 'submissions: none (--read-only)';
-  const plan = submissionPlan(estimates, { ...input, maxSubmissions: cap }, propertyRuns);
+  const plan = submissionPlan(estimates, { ...input, maxSubmissions: cap }, strength);
   if (cap === 0)
     return `submissions: none (--max-submissions 0: no submission may be created; the checks of ${plan.clauses.join(', ')} that create one are not applicable)`;
   if (plan.wanted === 0) return 'submissions: none';

@@ -7,6 +7,7 @@ import type { Profile } from '../profile/profile.js';
 import type { Selection } from '../clauses/selection.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { CASES_PER_SUBMISSION } from '../broker/submission-cap.js';
+import { exploreBudget } from '../check/explore-budget.js';
 
 export const ESTIMATES_FILE = join(PACKAGE_ROOT, 'fixtures/request-estimates.json');
 /** The cases per property of the measured run; generated cases' requests are scaled from it to the run's budget. */
@@ -17,7 +18,8 @@ export const ESTIMATE_PROPERTY_RUNS = 10;
  * clause and its stable key (`check(..., { key })`), never by its title, which may be reworded.
  */
 export interface RequestEstimates {
-  readonly measuredWith: { readonly target: string; readonly propertyRuns: number; readonly seed: number };
+  /** `explore`: the sequences the explorer drew (absent from files measured before `--explore`: 1). */
+  readonly measuredWith: { readonly target: string; readonly propertyRuns: number; readonly seed: number; readonly explore?: number };
   readonly checks: readonly {
     clause: ClauseId;
     key: string;
@@ -33,7 +35,44 @@ export interface RequestEstimates {
     keys?: number;
     /** Of those, the keys its generated cases created. */
     propertyKeys?: number;
+    /** Of its requests, those of the sequences the explorer drew, at `measuredWith.explore` sequences. */
+    exploreRequests?: Partial<Record<AuthKind, number>>;
+    /** Of its keys, the most its drawn sequences create at `measuredWith.explore` sequences. */
+    exploreKeys?: number;
   }[];
+}
+
+export type MeasuredCheck = RequestEstimates['checks'][number];
+
+/** How hard a run tries: cases a property, and sequences the explorer draws (`--explore`). */
+export interface Strength {
+  readonly propertyRuns: number;
+  readonly explore: number;
+}
+
+/** The strength the estimates were measured at. */
+export function measuredStrength(estimates: RequestEstimates): Strength {
+  return { propertyRuns: estimates.measuredWith.propertyRuns, explore: estimates.measuredWith.explore ?? 1 };
+}
+
+/**
+ * What a check sends and creates at a run's strength: as measured, its generated cases' share grown
+ * with the cases a property, its drawn sequences' share with the sequences the explorer draws.
+ * The one place the estimates are scaled (the estimate, the schedule, the write plan).
+ */
+export function atStrength(estimates: RequestEstimates, c: MeasuredCheck, strength: Strength): { sent: (kind: AuthKind) => number; keys: number } {
+  const measured = measuredStrength(estimates);
+  const cases = strength.propertyRuns / measured.propertyRuns - 1;
+  const drawn = measured.explore > 0 ? strength.explore / measured.explore - 1 : 0;
+  return {
+    sent: (kind) => Math.round((c.requests[kind] ?? 0) + (c.propertyRequests?.[kind] ?? 0) * cases + (c.exploreRequests?.[kind] ?? 0) * drawn),
+    keys: Math.ceil((c.keys ?? 0) + (c.propertyKeys ?? 0) * cases + (c.exploreKeys ?? 0) * drawn),
+  };
+}
+
+/** A run's strength from its cases a property, the explorer's share its default unless given. */
+export function strengthOf(propertyRuns: number, explore: number = exploreBudget(propertyRuns)): Strength {
+  return { propertyRuns, explore };
 }
 
 export interface Estimate {
@@ -55,16 +94,15 @@ export function loadEstimates(): RequestEstimates {
 }
 
 /**
- * Sums the checks a run would make and the time the target's rate limits put under it, at
- * `propertyRuns` cases a property (generated cases' requests grow in proportion).
+ * Sums the checks a run would make and the time the target's rate limits put under it, at a
+ * strength (`atStrength`: generated cases' and drawn sequences' requests grow in proportion).
  */
 export function estimate(
   estimates: RequestEstimates,
   input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean; maxSubmissions?: number },
   keys = 1,
-  propertyRuns = estimates.measuredWith.propertyRuns,
+  strength: Strength = measuredStrength(estimates),
 ): Estimate {
-  const scale = propertyRuns / estimates.measuredWith.propertyRuns;
   const requests = { main: 0, other: 0, created: 0, anonymous: 0 };
   let checks = 0;
   let leftOut = 0;
@@ -74,7 +112,7 @@ export function estimate(
       continue;
     }
     checks++;
-    const sent = (kind: AuthKind) => Math.round((c.requests[kind] ?? 0) + (c.propertyRequests?.[kind] ?? 0) * (scale - 1));
+    const { sent } = atStrength(estimates, c, strength);
     requests.main += sent('main');
     requests.other += sent('other');
     requests.created += sent('created');
@@ -107,7 +145,7 @@ export interface SubmissionPlan {
 export function submissionPlan(
   estimates: RequestEstimates,
   input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean; maxSubmissions: number },
-  propertyRuns = estimates.measuredWith.propertyRuns,
+  { propertyRuns }: Strength = measuredStrength(estimates),
 ): SubmissionPlan {
   const batches = (runs: number) => Math.ceil(runs / CASES_PER_SUBMISSION);
   let wanted = 0;
@@ -132,13 +170,12 @@ export interface KeyPlan {
 export function keyPlan(
   estimates: RequestEstimates,
   input: { profile: Profile; selection: Selection; readOnly: boolean; hasOtherAccountKey: boolean; maxSubmissions?: number },
-  propertyRuns = estimates.measuredWith.propertyRuns,
+  strength: Strength = measuredStrength(estimates),
 ): KeyPlan {
-  const scale = propertyRuns / estimates.measuredWith.propertyRuns;
   const byClause = new Map<ClauseId, number>();
   for (const c of estimates.checks) {
     if (!c.keys || notRunCause(c.clause, input, c)) continue;
-    const grown = Math.ceil(c.keys + (c.propertyKeys ?? 0) * (scale - 1));
+    const grown = atStrength(estimates, c, strength).keys;
     byClause.set(c.clause, (byClause.get(c.clause) ?? 0) + grown);
   }
   const clauses = [...byClause].map(([clause, keys]) => ({ clause, keys }));

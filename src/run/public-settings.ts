@@ -20,6 +20,7 @@ export function publicSettings(settings: Settings): Record<string, unknown> {
     leaveKeys: settings.leaveKeys,
     maxSubmissions: settings.maxSubmissions,
     propertyRuns: settings.propertyRuns,
+    explore: settings.explore,
     timeoutMs: settings.timeoutMs,
     teardownTimeoutMs: settings.teardownTimeoutMs,
     certify: settings.certify,

@@ -5,7 +5,7 @@ import { serverClockOf } from '../http/server-clock.js';
 import { suiteNow } from '../clock.js';
 import { notRunCause } from '../clauses/applicability.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, type Estimate, type RequestEstimates } from './estimates.js';
+import { atStrength, estimate, strengthOf, type Estimate, type RequestEstimates } from './estimates.js';
 import { SUITE_PHASES } from '../check/suite-order.js';
 
 /**
@@ -63,6 +63,8 @@ export interface ScheduleInput {
   /** Keys the main key's work is spread over, the configured one included (`poolSizeFor`). */
   readonly keys: number;
   readonly propertyRuns: number;
+  /** Sequences the explorer draws (`--explore`). @default `exploreBudget(propertyRuns)` */
+  readonly explore?: number;
   /** Seconds until the target's current window ends (the preflight's X-RateLimit-Reset); null where unknown. */
   readonly firstWindowEndsInS?: number | null;
   /** Seconds one request takes, the harness's own work included (the preflight's pace). @default SECONDS_PER_REQUEST */
@@ -137,12 +139,12 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const { unauthenticatedPerMinute: perIp, windowSeconds } = input.profile.limits;
   const perKey = input.perKeyCeiling ?? input.profile.limits.perKeyPerMinute;
   const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
-  const whole: Estimate = estimate(estimates, input, input.keys, input.propertyRuns);
+  const strength = strengthOf(input.propertyRuns, input.explore);
+  const whole: Estimate = estimate(estimates, input, input.keys, strength);
   const selected = (clause: string, key: string) => {
     const c = estimates.checks.find((x) => x.clause === clause && x.key === key);
     return c !== undefined && notRunCause(c.clause, input, c) === null;
   };
-  const scale = input.propertyRuns / estimates.measuredWith.propertyRuns;
   const perCheck = new Map<string, { main: number; all: number }>();
   const bySuite = new Map<string, number>();
   // The configured key deletes the keys a check made, unless the check deleted them with keys of its
@@ -150,11 +152,11 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   let deletionsOnMain = 0;
   for (const c of estimates.checks) {
     if (notRunCause(c.clause, input, c)) continue;
-    const sent = (kind: keyof typeof c.requests) => Math.round((c.requests[kind] ?? 0) + (c.propertyRequests?.[kind] ?? 0) * (scale - 1));
+    const { sent, keys } = atStrength(estimates, c, strength);
     const all = (Object.keys(c.requests) as (keyof typeof c.requests)[]).reduce((sum, kind) => sum + sent(kind), 0);
     perCheck.set(checkId(c), { main: sent('main'), all });
     bySuite.set(c.suite ?? UNPLACED, (bySuite.get(c.suite ?? UNPLACED) ?? 0) + all);
-    if (c.keys) deletionsOnMain += Math.min(sent('main'), Math.ceil(c.keys + (c.propertyKeys ?? 0) * (scale - 1)));
+    if (keys > 0) deletionsOnMain += Math.min(sent('main'), keys);
   }
   const poolKeys = input.keys - 1;
   // The configured key alone deletes keys and carries what is not spread; the pool takes the rest, the configured key its overflow.

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { CLAUSE_IDS, familyOf, type ClauseId } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
-import { keyPlan, loadEstimates, submissionPlan, type KeyPlan, type RequestEstimates, type SubmissionPlan } from './estimates.js';
+import { keyPlan, loadEstimates, strengthOf, submissionPlan, type KeyPlan, type RequestEstimates, type SubmissionPlan } from './estimates.js';
 import { selectionReason, type Selection } from '../clauses/selection.js';
 
 /** What a run will write on the target, shown by `--dry-run` before anything is (`terraform plan`). */
@@ -27,6 +27,8 @@ export interface WritePlanInput {
   /** Keys the run spreads its work over, the configured one included (`poolSizeFor`). */
   readonly poolSize: number;
   readonly propertyRuns: number;
+  /** Sequences the explorer draws (`--explore`). @default `exploreBudget(propertyRuns)` */
+  readonly explore?: number;
   readonly maxSubmissions?: number;
 }
 
@@ -53,8 +55,9 @@ export function writePlan(input: WritePlanInput, estimates: RequestEstimates = l
   const probe = probesDeletion(input);
   // The pool needs a key path: declared, or found by the probe.
   const pool = input.deletionDeclared || probe ? Math.max(0, input.poolSize - 1) : 0;
-  const checks = keyPlan(estimates, input, input.propertyRuns);
-  const submissions = submissionPlan(estimates, { ...input, maxSubmissions }, input.propertyRuns);
+  const strength = strengthOf(input.propertyRuns, input.explore);
+  const checks = keyPlan(estimates, input, strength);
+  const submissions = submissionPlan(estimates, { ...input, maxSubmissions }, strength);
   return { pool, probe, checks, keys: pool + (probe ? 1 : 0) + checks.byChecks, submissions };
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { keyBound, type CheckContext, type ClauseId, type HttpResponse } from '../../src/kit.js';
-import { Disagreement, EXPLORER_KEYS, KEY_COMMANDS, KEY_COVER, type KeyModel, type KeyReal } from './key-model.js';
+import { CreateKey, Disagreement, EXPLORER_KEYS, KEY_COMMANDS, KEY_COVER, type KeyModel, type KeyReal } from './key-model.js';
 
 /** What the exploration of the key lifecycle found: at most its first disagreement, shrunk, and what it explored. */
 export interface KeyExploration {
@@ -13,12 +13,27 @@ export interface KeyExploration {
   } | null;
   /** Sequences run: the cover's, then those drawn (shrinking included). */
   readonly sequences: number;
+  /** Each sequence run, one line: where it came from, its steps, and how it ended. */
+  readonly explored: readonly string[];
 }
 
 /** Commands in a drawn sequence, at most. */
 const MAX_COMMANDS = 6;
 /** Sequences fast-check may replay while shrinking a failure: each creates keys on the target, so the shrink is bounded. */
 const MAX_SHRINK_RUNS = 12;
+
+/**
+ * Every drawn sequence opens with a key: one that never creates a key has nothing to act on, and
+ * fast-check skips each step the model does not allow (measured: 4 of 10 drawn sequences did nothing).
+ */
+const OPENING = () => new CreateKey('the default actor');
+
+/** A drawn sequence's steps that ran, its opening first, as its line in the report and its counterexample. */
+function stepsOf(commands: Iterable<fc.AsyncCommand<KeyModel, KeyReal>>): string {
+  // fast-check's own words for the steps that ran, comma-separated, without its replay comment.
+  const ran = String(commands).replace(/\s*\/\*.*\*\/$/, '');
+  return [String(OPENING()), ...(ran === '' ? [] : ran.split(','))].join(', ');
+}
 
 /**
  * Runs one sequence on a model of its own (the account's other keys are not the model's), then
@@ -55,44 +70,60 @@ export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExp
   const pool = t.run.keyPool;
   const actor = pool.length > 0 ? { key: pool[pool.length - 1]!, kind: 'created' as const } : null;
   let sequences = 0;
-  const serial = { created: 0, budget: keyBound(EXPLORER_KEYS, t.run.propertyRuns) };
+  const explored: string[] = [];
+  const serial = { created: 0, budget: keyBound(EXPLORER_KEYS, runs) };
   for (const [index, cover] of KEY_COVER.entries()) {
     const commands = cover();
     sequences++;
+    const line = `cover ${index + 1}: ${commands.map(String).join(', ')}`;
     try {
       await runSequence(t, actor, serial, commands);
+      explored.push(`${line}: as the model allows`);
     } catch (error) {
       if (!(error instanceof Disagreement)) throw error;
+      explored.push(`${line}: ${error.clause}, ${error.reason}`);
       const counterexample = `the cover's sequence ${index + 1}: ${commands.map(String).join(', ')}`;
       return {
         disagreement: { clause: error.clause, reason: error.reason, evidence: error.evidence, replay: { seed: t.run.seed, counterexample } },
         sequences,
+        explored,
       };
     }
   }
+  if (runs === 0) return { disagreement: null, sequences, explored };
   // A failure that is no disagreement ends every later run at once, without a request, and goes on up.
   let fatal: unknown = null;
   let failedAt: number | null = null;
-  const details = await fc.check(
-    fc.asyncProperty(fc.commands(KEY_COMMANDS, { maxCommands: MAX_COMMANDS }), async (commands) => {
-      if (fatal) throw fatal;
-      if (failedAt !== null && sequences - failedAt >= MAX_SHRINK_RUNS) return;
-      sequences++;
-      try {
-        await runSequence(t, actor, serial, commands);
-      } catch (error) {
-        if (!(error instanceof Disagreement)) fatal = error;
-        else failedAt ??= sequences;
-        throw error;
-      }
-    }),
-    { seed: t.run.seed, numRuns: runs },
+  let drawn = 0;
+  const details = await t.exploring(() =>
+    fc.check(
+      fc.asyncProperty(fc.commands(KEY_COMMANDS, { maxCommands: MAX_COMMANDS }), async (commands) => {
+        if (fatal) throw fatal;
+        if (failedAt !== null && sequences - failedAt >= MAX_SHRINK_RUNS) return;
+        sequences++;
+        const from = failedAt === null ? `drawn ${++drawn}` : `shrinking ${sequences - failedAt}`;
+        // The steps that ran (fast-check leaves out those the model's state did not allow), after the run.
+        const line = () => `${from}: ${stepsOf(commands)}`;
+        try {
+          await runSequence(t, actor, serial, [OPENING(), ...commands]);
+          explored.push(`${line()}: as the model allows`);
+        } catch (error) {
+          if (!(error instanceof Disagreement)) fatal = error;
+          else {
+            failedAt ??= sequences;
+            explored.push(`${line()}: ${error.clause}, ${error.reason}`);
+          }
+          throw error;
+        }
+      }),
+      { seed: t.run.seed, numRuns: runs },
+    ),
   );
   if (fatal) throw fatal;
-  if (!details.failed) return { disagreement: null, sequences };
+  if (!details.failed) return { disagreement: null, sequences, explored };
   const found = details.errorInstance;
   if (!(found instanceof Disagreement)) throw found;
-  const counterexample = String(details.counterexample?.[0] ?? '');
+  const counterexample = stepsOf(details.counterexample?.[0] ?? []);
   return {
     disagreement: {
       clause: found.clause,
@@ -101,5 +132,6 @@ export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExp
       replay: { seed: details.seed, path: details.counterexamplePath ?? undefined, counterexample },
     },
     sequences,
+    explored,
   };
 }

@@ -245,12 +245,12 @@ export const KEY_COVER: readonly (() => fc.AsyncCommand<KeyModel, KeyReal>[])[] 
 ];
 
 /**
- * The most keys the exploration creates: the cover's, and some for the sequences drawn, which
- * grow with the property budget (`drawnSequences`: 100 cases, 4 sequences of at most 3 keys each).
+ * The most keys the exploration creates: the cover's, and `MOST_LIVE` for each sequence drawn
+ * (`--explore`), its opening key included; past the bound no step creates (`keysLeft`).
  */
 export const EXPLORER_KEYS: KeyBound = {
   fixed: KEY_COVER.reduce((sum, cover) => sum + cover().filter((c) => c instanceof CreateKey).length, 0),
-  perCase: 3 / 25,
+  perSequence: MOST_LIVE,
 };
 
 /** What the lifecycle's commands vary, as docs/coverage.md lists it: each class, the clauses it feeds, and what it cannot reach. */

@@ -52,6 +52,7 @@ export function rerunArguments(report: ConformanceDocument, profileFile: string)
     requireComplete?: boolean;
     readOnly?: boolean;
     propertyRuns?: number | null;
+    explore?: number | null;
     timeoutMs?: number;
     leaveKeys?: boolean;
     maxSubmissions?: number | null;
@@ -66,6 +67,7 @@ export function rerunArguments(report: ConformanceDocument, profileFile: string)
   if (settings.requireComplete) argv.push('--require-complete');
   if (settings.readOnly) argv.push('--read-only');
   if (settings.propertyRuns) argv.push('--property-runs', String(settings.propertyRuns));
+  if (typeof settings.explore === 'number') argv.push('--explore', String(settings.explore));
   if (settings.leaveKeys) argv.push('--leave-keys');
   if (typeof settings.maxSubmissions === 'number') argv.push('--max-submissions', String(settings.maxSubmissions));
   if (settings.timeoutMs) argv.push('--timeout', String(settings.timeoutMs));

@@ -11,6 +11,7 @@ export function dryRunStage(input: Planned): number {
     hasOtherAccountKey: plan.hasOtherAccountKey,
     keys: plan.schedule.keys,
     propertyRuns: plan.propertyRuns,
+    explore: plan.explore,
     maxSubmissions: plan.maxSubmissions,
     deletionDeclared: plan.deletionDeclared,
     leaveKeys: plan.leaveKeys,

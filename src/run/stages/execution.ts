@@ -35,6 +35,7 @@ export async function executionStage(input: Equipped): Promise<Executed> {
     maxSubmissions: plan.maxSubmissions,
     seed: plan.seed,
     propertyRuns: plan.propertyRuns,
+    explore: plan.explore,
     timeoutMs: settings.timeoutMs,
     preflight: input.preflight,
   };

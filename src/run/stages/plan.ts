@@ -7,7 +7,7 @@ import type { Profile } from '../../profile/profile.js';
 import { propertyBudget } from '../../check/property-budget.js';
 import { poolSizeFor } from '../../keys/pool-size.js';
 import { DEFAULT_MAX_SUBMISSIONS } from '../../broker/submission-cap.js';
-import { estimate, loadEstimates, type RequestEstimates } from '../estimates.js';
+import { estimate, loadEstimates, strengthOf, type RequestEstimates } from '../estimates.js';
 import { schedule, targetPace, type Schedule } from '../schedule.js';
 import { probesDeletion } from '../write-plan.js';
 import type { Preflighted } from './preflight.js';
@@ -17,6 +17,8 @@ export interface RunPlan {
   readonly selection: Selection;
   /** Cases a property (`--property-runs`, else the full budget). */
   readonly propertyRuns: number;
+  /** Sequences the explorer draws beyond its cover (`--explore`, else `exploreBudget(propertyRuns)`). */
+  readonly explore: number;
   /** `--max-submissions`, else the default cap. */
   readonly maxSubmissions: number;
   /** Keys the run spreads its work over, the pool, the windows and the wall time. */
@@ -31,22 +33,22 @@ export interface RunPlan {
  * budgets from where its window stands and how fast it answers.
  */
 export function planRun(
-  settings: Pick<Settings, 'only' | 'skip' | 'readOnly' | 'maxKeys' | 'propertyRuns' | 'maxSubmissions'>,
+  settings: Pick<Settings, 'only' | 'skip' | 'readOnly' | 'maxKeys' | 'propertyRuns' | 'explore' | 'maxSubmissions'>,
   profile: Profile,
   hasOtherAccountKey: boolean,
   log: readonly Exchange[],
   estimates: RequestEstimates = loadEstimates(),
 ): RunPlan {
   const selection = { only: settings.only, skip: settings.skip };
-  const propertyRuns = settings.propertyRuns ?? propertyBudget();
-  const oneKeyMainRequests = () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, propertyRuns).requests.main;
+  const strength = strengthOf(settings.propertyRuns ?? propertyBudget(), settings.explore ?? undefined);
+  const oneKeyMainRequests = () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, strength).requests.main;
   const pace = targetPace(log, profile.limits.windowSeconds);
   const keys = poolSizeFor(settings, oneKeyMainRequests, pace.perKeyCeiling ?? profile.limits.perKeyPerMinute);
   return {
     selection,
-    propertyRuns,
+    ...strength,
     maxSubmissions: settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS,
-    schedule: schedule(estimates, { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey, keys, propertyRuns, ...pace }),
+    schedule: schedule(estimates, { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey, keys, ...strength, ...pace }),
     pace,
   };
 }
