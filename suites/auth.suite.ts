@@ -18,6 +18,7 @@ import {
 } from '../src/kit.js';
 import { CREDENTIAL_CARRIERS } from './catalogues/credential-carriers.js';
 import { allInOrder } from './support/in-order.js';
+import { oneCharacterChanged } from './support/unknown-key.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
 
 // AUTH: authentication and account scope (API document, Authentication).
@@ -155,20 +156,6 @@ const withMalformedHeader = (t: CheckContext) =>
     }
     return out;
   });
-
-/** The configured key with one secret character changed: same length, same alphabet, unknown. */
-export function oneCharacterChanged(key: string, prefix: string | null): string {
-  const start = prefix && key.startsWith(prefix) ? prefix.length : 0;
-  const classes = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
-  for (let i = start + Math.floor((key.length - start) / 2); i < key.length; i++) {
-    const c = key[i]!;
-    const alphabet = classes.find((k) => k.includes(c));
-    if (!alphabet) continue;
-    const next = alphabet[(alphabet.indexOf(c) + 1) % alphabet.length]!;
-    return key.slice(0, i) + next + key.slice(i + 1);
-  }
-  return key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
-}
 
 const withUnknownKey = (t: CheckContext) =>
   t.once('unknown key', async () => {

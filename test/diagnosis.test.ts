@@ -26,6 +26,9 @@ describe('the fingerprints of the known defects', () => {
       'x-ratelimit-remaining went from # to # over a sequential request (get path in the same window',
     );
     expect(shapeOf('has_more true on page 3 of 3 (input {"limit":7})')).toBe('has_more true on page # of #');
+    expect(shapeOf('the key list does not show the key named conformance-20261128t053001-66dc33-never-used')).toBe(
+      'the key list does not show the key named name',
+    );
   });
 });
 

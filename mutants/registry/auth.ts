@@ -11,6 +11,7 @@ import publicGovernanceModelRetrieval from '../public-governance-model-retrieval
 import tokenSchemeAccepted from '../token-scheme-accepted.js';
 import unknownKey403 from '../unknown-key-403.js';
 import apiKeyQueryParam from '../api-key-query-param.js';
+import authCachedPerConnection from '../auth-cached-per-connection.js';
 
 /** Mutants of the AUTH family. */
 export const AUTH_MUTANTS = {
@@ -27,4 +28,5 @@ export const AUTH_MUTANTS = {
   'auth-error-code-set': authErrorCodeSet,
   'revoked-key-can-post': revokedKeyCanPost,
   'api-key-query-param': apiKeyQueryParam,
+  'auth-cached-per-connection': authCachedPerConnection,
 } as const;

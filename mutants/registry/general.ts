@@ -10,6 +10,7 @@ import blankKeyName500 from '../blank-key-name-500.js';
 import trailingSlash500 from '../trailing-slash-500.js';
 import latin1Bodies from '../latin1-bodies.js';
 import xmlWhenAccepted from '../xml-when-accepted.js';
+import lastUseWriteConflict from '../last-use-write-conflict.js';
 
 /** Mutants of the GEN family. */
 export const GENERAL_MUTANTS = {
@@ -25,4 +26,5 @@ export const GENERAL_MUTANTS = {
   'trailing-slash-500': trailingSlash500,
   'latin1-bodies': latin1Bodies,
   'xml-when-accepted': xmlWhenAccepted,
+  'last-use-write-conflict': lastUseWriteConflict,
 } as const;

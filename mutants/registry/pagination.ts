@@ -9,6 +9,7 @@ import maxLimitRefused from '../max-limit-refused.js';
 import overMaxLimitClamped from '../over-max-limit-clamped.js';
 import pageBoundaryOverlap from '../page-boundary-overlap.js';
 import pagePastEnd404 from '../page-past-end-404.js';
+import pageOffset32Bit from '../page-offset-32-bit.js';
 import pageZeroAsFirst from '../page-zero-as-first.js';
 import repeatedParamCrash from '../repeated-param-crash.js';
 import totalCountAsString from '../total-count-as-string.js';
@@ -26,6 +27,7 @@ export const PAGINATION_MUTANTS = {
   'limit-parse-crash': limitParseCrash,
   'default-limit-fifty': defaultLimitFifty,
   'page-past-end-404': pagePastEnd404,
+  'page-offset-32-bit': pageOffset32Bit,
   'exponent-parse-int': exponentParseInt,
   'repeated-param-crash': repeatedParamCrash,
   'limit-zero-unbounded': limitZeroUnbounded,

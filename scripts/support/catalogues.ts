@@ -3,6 +3,8 @@ import { RUN_WIDE_JUDGES } from '../../src/judge/run-wide.js';
 import { CREDENTIAL_CARRIERS } from '../../suites/catalogues/credential-carriers.js';
 import { REQUEST_HEADERS } from '../../suites/catalogues/request-headers.js';
 import { JSON_VALUES } from '../../suites/catalogues/json-values.js';
+import { PAGE_OFFSETS } from '../../suites/catalogues/page-offsets.js';
+import { TRANSPORTS } from '../../suites/catalogues/transports.js';
 import { KEY_COMMANDS_CATALOGUE } from '../../suites/explorer/key-model.js';
 
 /** One entry of a catalogue of what varies, as docs/coverage.md lists it. */
@@ -27,6 +29,17 @@ const CATALOGUES: readonly { readonly title: string; readonly where: string; rea
     title: 'JSON values',
     where: '`suites/catalogues/json-values.ts`: every one sent as row data of a submission, every run (SUB-5)',
     entries: JSON_VALUES.map((v) => ({ name: v.what, clauses: v.clauses, unreached: v.unreached })),
+  },
+  {
+    title: 'Page offsets at the integer boundaries',
+    where:
+      '`suites/catalogues/page-offsets.ts`: each sent to every list by its PAG-9 check, every run: a page and a limit the document allows whose product crosses the boundary',
+    entries: PAGE_OFFSETS,
+  },
+  {
+    title: 'Transports',
+    where: "`suites/catalogues/transports.ts`: every entry sent every run by the explorer, on a key of the run's pool",
+    entries: TRANSPORTS,
   },
   {
     title: 'Key lifecycle commands (actors and orders)',

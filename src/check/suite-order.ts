@@ -96,7 +96,7 @@ export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
   auth: ['AUTH'],
   keys: ['KEY'],
   'rate-limits': ['RATE'],
-  explorer: ['KEY', 'GEN'],
+  explorer: ['KEY', 'GEN', 'AUTH'],
   'ip-limits': ['RATE'],
   'after-writes': ['PAG', 'SUB'],
   'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE'],

@@ -54,10 +54,11 @@ export function observationsOf(checks: readonly Observed[]): string[] {
   return [...out].sort();
 }
 
-/** A reason without what changes from run to run: numbers, quoted values, URLs and paths, the input after "(input". */
+/** A reason without what changes from run to run: numbers, quoted values, URLs and paths, the run's key names, the input after "(input". */
 export function shapeOf(reason: string): string {
   return reason
     .replace(/\(input .*$/s, '')
+    .replace(/\bconformance-\S+/g, 'NAME')
     .replace(/, in the sequence .*$/s, '')
     .replace(/\(and \d+ more[^)]*\)/g, '')
     .replace(/https?:\/\/\S+/g, 'URL')

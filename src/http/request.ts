@@ -45,6 +45,12 @@ export interface RequestSpec {
    * again after a reset, a 502 or a 504, as a read is. @default false: only safe methods are
    */
   readonly resendable?: boolean;
+  /**
+   * Requests that give the same name share one connection of their own, kept alive between them
+   * (within `IDLE_CONNECTION_MS`), instead of the pool's: what one left on a connection, the next
+   * finds (the transports catalogue). @default the pool's connections
+   */
+  readonly connection?: string;
   /** Cap on the response body; by default it scales with the `limit` asked for. */
   readonly maxBytes?: number;
   readonly timeoutMs?: number;

@@ -16,6 +16,8 @@ export const LOGGED_BODY_LIMIT = 64 * 1024;
 const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
 let sharedDispatcher: Dispatcher | null = null;
+/** Dispatchers of one connection each, by the name the requests that share it give (`RequestSpec.connection`). */
+const ownConnections = new Map<string, Dispatcher>();
 
 /**
  * How long an idle connection is kept for reuse, whatever the server's Keep-Alive hint says.
@@ -28,29 +30,38 @@ let sharedDispatcher: Dispatcher | null = null;
 export const IDLE_CONNECTION_MS = 1000;
 
 /**
- * One keep-alive pool per process; honours HTTP(S)_PROXY and NO_PROXY when set. The connect
+ * One keep-alive pool per process, and a connection of its own for each name a request gives
+ * (`RequestSpec.connection`); honours HTTP(S)_PROXY and NO_PROXY when set. The connect
  * timeout follows the request deadline: undici does not abort a connection (a TLS handshake
  * that never completes) on the request's signal, so without it a stalled handshake took 10 s
  * whatever `--timeout` said.
  */
-function dispatcher(deadlineMs: number): Dispatcher {
-  if (!sharedDispatcher) {
-    const options = {
-      connections: 16,
-      keepAliveTimeout: IDLE_CONNECTION_MS,
-      keepAliveMaxTimeout: IDLE_CONNECTION_MS,
-      connect: { timeout: Math.min(deadlineMs, 10_000) },
-    };
-    const proxied = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'].some((name) => process.env[name]);
-    sharedDispatcher = proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
+function dispatcher(deadlineMs: number, connection?: string): Dispatcher {
+  if (connection !== undefined) {
+    let own = ownConnections.get(connection);
+    if (!own) ownConnections.set(connection, (own = makeDispatcher(deadlineMs, 1)));
+    return own;
   }
+  sharedDispatcher ??= makeDispatcher(deadlineMs, 16);
   return sharedDispatcher;
 }
 
+function makeDispatcher(deadlineMs: number, connections: number): Dispatcher {
+  const options = {
+    connections,
+    keepAliveTimeout: IDLE_CONNECTION_MS,
+    keepAliveMaxTimeout: IDLE_CONNECTION_MS,
+    connect: { timeout: Math.min(deadlineMs, 10_000) },
+  };
+  const proxied = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'].some((name) => process.env[name]);
+  return proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
+}
+
 export async function closeDispatcher(): Promise<void> {
-  const current = sharedDispatcher;
+  const current = [sharedDispatcher, ...ownConnections.values()];
   sharedDispatcher = null;
-  await current?.close();
+  ownConnections.clear();
+  await Promise.all(current.map((d) => d?.close()));
 }
 
 /**
@@ -70,7 +81,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
         method: request.method as Dispatcher.HttpMethod,
         headers: { ...request.headers },
         ...(request.body !== undefined ? { body: request.body } : {}),
-        dispatcher: dispatcher(connectTimeoutMs),
+        dispatcher: dispatcher(connectTimeoutMs, request.spec.connection),
         signal: AbortSignal.timeout(timeoutMs),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,

@@ -1,5 +1,6 @@
 import { BESIDE, check, type CheckContext, type HttpResponse, type RunContext, collections, type CollectionName, type Envelope } from '../../src/kit.js';
 import { LIMIT_DEFAULT } from '../arbitraries/limitParam.js';
+import { PAGE_OFFSETS } from '../catalogues/page-offsets.js';
 import type { QueryValue } from '../arbitraries/queryValue.js';
 import { describePage, ensureRejected, envelope, requestOf, samePage, sendValue, signature, type PageParam } from './page-judge.js';
 import type { WalkClause, WalkResult } from './walk.js';
@@ -188,22 +189,24 @@ export function paginationOfList(name: CollectionName): void {
       const list = listOf(t, name);
       const { page: first } = await firstPage(t, list, { limit: 100 });
       const total = first.total_count;
-      const probes: [number, number][] = [
-        [Math.max(1, Math.ceil(total / 100)) + 1, 100],
-        [total + 1, 1],
-        [1_000_000, 10],
+      const probes: { page: bigint | number; limit: bigint | number; what?: string }[] = [
+        { page: Math.max(1, Math.ceil(total / 100)) + 1, limit: 100 },
+        { page: total + 1, limit: 1 },
+        { page: 1_000_000, limit: 10 },
+        // Pages whose offset crosses an integer boundary (suites/catalogues/page-offsets.ts), every run.
+        ...PAGE_OFFSETS.map((entry) => ({ page: entry.page, limit: entry.limit, what: entry.name })),
       ];
-      for (const [page, limit] of probes) {
-        const res = await t.http.get(list, { query: { page, limit } });
+      for (const { page, limit, what } of probes) {
+        const res = await t.http.get(list, { query: { page: String(page), limit: String(limit) } });
+        const why = what ? `a page past the end (${what})` : 'a page past the end';
         if (res.status === 422) {
-          ensureRejected(t, res, 'page', 'a page past the end');
+          ensureRejected(t, res, 'page', why);
           continue;
         }
-        const body = envelope(t, res, '200 with no items, or 422 naming page');
+        const body = envelope(t, res, `200 with no items, or 422 naming page, to ${why}`);
         t.ensure(
           body.items.length === 0 && !body.has_more && body.total_count === total,
-          () =>
-            `${requestOf(res)}, past the end of ${total} items, gives ${describePage(body, null)}; expected no items, has_more false and total_count ${total}`,
+          () => `${requestOf(res)}, ${why} of ${total} items, gives ${describePage(body, null)}; expected no items, has_more false and total_count ${total}`,
           res,
         );
       }
