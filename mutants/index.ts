@@ -1,27 +1,44 @@
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ClauseId } from '../src/clauses/catalogue.js';
 import type { Mutant } from './mutant.js';
-import { AUTH_MUTANTS } from './registry/auth.js';
-import { ERROR_MUTANTS } from './registry/errors.js';
-import { GENERAL_MUTANTS } from './registry/general.js';
-import { KEY_MUTANTS } from './registry/keys.js';
-import { PAGINATION_MUTANTS } from './registry/pagination.js';
-import { RATE_LIMIT_MUTANTS } from './registry/rate-limits.js';
-import { RESOURCE_MUTANTS } from './registry/resources.js';
-import { SUBMISSION_MUTANTS } from './registry/submissions.js';
 
-/** Every mutant, by the name of its file; each family keeps its own list in `registry/`. */
-export const MUTANTS = {
-  ...GENERAL_MUTANTS,
-  ...RESOURCE_MUTANTS,
-  ...PAGINATION_MUTANTS,
-  ...ERROR_MUTANTS,
-  ...SUBMISSION_MUTANTS,
-  ...AUTH_MUTANTS,
-  ...KEY_MUTANTS,
-  ...RATE_LIMIT_MUTANTS,
-} as const satisfies Record<string, Mutant>;
+// Every mutant is found by its file: a file of this folder (its name is the mutant's) whose default
+// export is `defineMutant(...)`. Adding one is adding its file; nothing lists it a second time.
 
-export type MutantName = keyof typeof MUTANTS;
+/** Files of this folder that are no mutant: this index, the definition and the hooks mutants share. */
+const NOT_MUTANTS = new Set(['index', 'mutant', 'support']);
+
+/** A mutant's name: its file's, without the extension (`key-list-by-creator`). */
+export type MutantName = string;
+
+const nameOf = (file: string) => file.replace(/\.(ts|js)$/, '');
+
+async function discover(): Promise<Readonly<Record<MutantName, Mutant>>> {
+  const folder = dirname(fileURLToPath(import.meta.url));
+  const files = readdirSync(folder)
+    .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts') && !NOT_MUTANTS.has(nameOf(file)))
+    .sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : 1));
+  const found: Record<MutantName, Mutant> = {};
+  for (const file of files) {
+    const mutant = ((await import(pathToFileURL(join(folder, file)).href)) as { default?: Mutant }).default;
+    if (!mutant || typeof mutant.modify !== 'function' || !mutant.breaks)
+      throw new Error(`mutants/${file} is no mutant: its default export must be defineMutant({ description, breaks, modify })`);
+    found[nameOf(file)] = mutant;
+  }
+  return found;
+}
+
+/** Every mutant, by the name of its file, in the order of their names. */
+export const MUTANTS: Readonly<Record<MutantName, Mutant>> = await discover();
+
+/** The mutant of this name; throws for a name no file of `mutants/` has. */
+export function mutantNamed(name: MutantName): Mutant {
+  const mutant = MUTANTS[name];
+  if (!mutant) throw new Error(`no mutant ${name}: no file mutants/${name}.ts`);
+  return mutant;
+}
 
 /**
  * Mutants the suite is known not to catch, each with the reason. A mutant that survives and is

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { MUTANTS, type MutantName } from '../mutants/index.js';
+import { MUTANTS, mutantNamed, type MutantName } from '../mutants/index.js';
 import { referenceProfile } from '../reference/server.js';
 import { FINGERPRINTS_FILE, observationsOf, type Fingerprints } from '../src/diagnosis/fingerprint.js';
 import type { ConformanceDocument } from '../src/report/document.js';
@@ -37,11 +37,11 @@ export async function runMutants(
   const lane = async () => {
     while (next < names.length) {
       const name = names[next++]!;
-      const { target, args } = killRun(MUTANTS[name], referenceProfile());
+      const { target, args } = killRun(mutantNamed(name), referenceProfile());
       // A run that did not catch the mutant on its clauses (a loaded machine: a burst too slow to
       // prove anything) leaves no fingerprint of it: made again, as the kill matrix retries it.
       let report: ConformanceDocument | null = null;
-      for (let attempt = 1; attempt <= 3 && (report === null || judgeKill(MUTANTS[name], report).missed.length > 0); attempt++) {
+      for (let attempt = 1; attempt <= 3 && (report === null || judgeKill(mutantNamed(name), report).missed.length > 0); attempt++) {
         report = (await runAgainstReference(target, [...args, '--seed', String(seed)])).report;
       }
       out.set(name, report!);
@@ -65,7 +65,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const mutants: Record<string, Fingerprints['mutants'][string]> = {};
   for (const name of (Object.keys(MUTANTS) as MutantName[]).sort()) {
     const run = runs.get(name);
-    mutants[name] = run ? { sentence: MUTANTS[name].description, source: mutantSource(name), observations: reportObservations(run) } : kept[name]!;
+    mutants[name] = run ? { sentence: mutantNamed(name).description, source: mutantSource(name), observations: reportObservations(run) } : kept[name]!;
   }
   const fingerprints: Fingerprints = { measuredWith: { seed, propertyRuns: 25 }, mutants };
   if (process.argv.includes('--check')) {
@@ -74,7 +74,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     let first = 0;
     const misses: string[] = [];
     for (const [name, report] of runs) {
-      const declared = new Set(Object.keys(MUTANTS[name].breaks));
+      const declared = new Set(Object.keys(mutantNamed(name).breaks));
       const diagnoses = diagnose(
         report.clauses.flatMap((c) => c.checks),
         known,

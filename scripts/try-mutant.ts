@@ -1,12 +1,11 @@
-import { MUTANTS, type MutantName } from '../mutants/index.js';
+import { mutantNamed, type MutantName } from '../mutants/index.js';
 import { referenceProfile } from '../reference/server.js';
 import { runAgainstReference } from '../test/support/cli.js';
 import { judgeKill, killRun } from '../test/support/kill.js';
 
 // `node --import tsx scripts/try-mutant.ts NAME`: one kill-matrix run, for writing a mutant.
 const name = process.argv[2] as MutantName;
-const mutant = MUTANTS[name];
-if (!mutant) throw new Error(`no mutant ${name}`);
+const mutant = mutantNamed(name);
 const { target, args } = killRun(mutant, referenceProfile());
 const run = await runAgainstReference(target, args);
 const { missed, unexpected } = judgeKill(mutant, run.report);

@@ -1,5 +1,5 @@
 import { referenceProfile } from '../reference/server.js';
-import { VARIANTS, type VariantName } from '../variants/index.js';
+import { variantNamed, type VariantName } from '../variants/index.js';
 import { documentOnly, runAgainstReference } from '../test/support/cli.js';
 import { matrixArgs, matrixTarget } from '../test/support/matrix.js';
 import { judgeTolerance } from '../test/support/tolerance.js';
@@ -9,8 +9,7 @@ import { judgeTolerance } from '../test/support/tolerance.js';
 // failed run in the matrix (test/support/tolerance.ts) the false finding is. Prints the false
 // findings, if any, and the report folder.
 const [name, flag] = process.argv.slice(2) as [VariantName, string | undefined];
-const variant = VARIANTS[name];
-if (!variant) throw new Error(`no variant ${name}: ${Object.keys(VARIANTS).join(', ')}`);
+const variant = variantNamed(name);
 const rateLimits = variant.rateLimits === true;
 const served = (variant.profile ?? ((p) => p))(referenceProfile());
 const documentOnlyRun = flag === '--document-only';

@@ -1,7 +1,7 @@
 import { check, collections, errorOf, fillPath, fromApi, type CheckContext, type ClauseId, type HttpResponse } from '../src/kit.js';
 import { REQUEST_HEADERS } from './catalogues/request-headers.js';
-import { JUDGED_BY, type Carrying } from './catalogues/transports.js';
-import { sendTransports, type TransportAnswer } from './explorer/transports.js';
+import { JUDGED_BY, TRANSPORTS, type Carrying } from './catalogues/transports.js';
+import { sendTransports } from './explorer/transports.js';
 import { exploreKeys, type KeyExploration } from './explorer/explore-keys.js';
 import { EXPLORER_KEYS } from './explorer/key-model.js';
 
@@ -96,15 +96,15 @@ check(
   { key: 'request-headers', concurrent: true },
 );
 
-// The transports catalogue: what came before on the wire, or beside it, changes no answer.
-const transportAnswers = (t: CheckContext): Promise<TransportAnswer[]> => t.onceForRun('transports', () => sendTransports(t));
-
+// The transports catalogue: what came before on the wire, or beside it, changes no answer. Each
+// check sends the entries that feed its clause, so that its requests are its own in the estimates.
 for (const [carrying, clause] of Object.entries(JUDGED_BY) as [Exclude<Carrying, 'a live key'>, ClauseId][]) {
   check(
     clause,
     `a request with ${carrying} on a connection a live key used just before is refused 401 all the same`,
     async (t) => {
-      const answers = (await transportAnswers(t)).filter((a) => a.carrying === carrying);
+      const entries = TRANSPORTS.filter((e) => e.shape.kind === 'one connection' && e.shape.steps.includes(carrying));
+      const answers = (await sendTransports(t, entries)).filter((a) => a.carrying === carrying);
       // AUTH-3 asks the error envelope's type too; AUTH-1 and AUTH-2 a 401 (AUTH-7 judges their body).
       const refused = (res: HttpResponse) => res.status === 401 && (clause !== 'AUTH-3' || errorOf(res.json)?.type === 'authentication_error');
       const served = answers.find((a) => fromApi(a.res.exchange) && !refused(a.res));
@@ -122,7 +122,10 @@ check(
   'GEN-3',
   'requests of one key in flight at once are each answered as alone: never a 5xx',
   async (t) => {
-    const answers = (await transportAnswers(t)).filter((a) => a.entry.shape.kind === 'at once');
+    const answers = await sendTransports(
+      t,
+      TRANSPORTS.filter((e) => e.shape.kind === 'at once'),
+    );
     const failed = answers.filter((a) => fromApi(a.res.exchange) && a.res.status >= 500);
     if (failed.length > 0)
       t.fail(

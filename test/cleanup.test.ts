@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { referenceProfile, startReference, type ReferenceApp, type RunningReference } from '../reference/server.js';
-import { VARIANTS } from '../variants/index.js';
+import { variantNamed } from '../variants/index.js';
 import { DIRECT_RUN, ROOT } from './support/cli.js';
 import { liveRunKeys } from './support/live-keys.js';
 import { describeCleanup } from '../src/run/cleanup.js';
@@ -137,7 +137,7 @@ describe('cleanup of created keys', () => {
 
 describe('cleanup at a key path given then (--key-path)', () => {
   test('deletes the keys a ledger lists at a key path the profile does not declare', async () => {
-    const variant = VARIANTS['key-paths-unconventional-undeclared'];
+    const variant = variantNamed('key-paths-unconventional-undeclared');
     let app: ReferenceApp | null = null;
     const target = await startReference({
       windowSeconds: 1,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { checkId, COVERAGE_FILE, generateCoverage } from '../scripts/coverage.js';
 import { ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
+import { NOT_REACHED_FILE } from '../src/clauses/dimensions.js';
 import { HEADERLESS_BURST } from '../src/run/schedule.js';
 
 // The estimates are measured against the embedded reference with one-second windows: a burst
@@ -14,8 +15,9 @@ type Check = RequestEstimates['checks'][number];
 type Counts = Partial<Record<string, number>>;
 
 /** The estimate's facts apart from its request counts, which only need to be near. */
-function shape({ requests, propertyRequests, ...facts }: Check) {
-  return { ...facts, kinds: Object.keys(requests).sort(), propertyKinds: Object.keys(propertyRequests ?? {}).sort() };
+function shape({ requests, propertyRequests, exploreRequests, ...facts }: Check) {
+  const kinds = (counts: Counts | undefined) => Object.keys(counts ?? {}).sort();
+  return { ...facts, kinds: kinds(requests), propertyKinds: kinds(propertyRequests), exploreKinds: kinds(exploreRequests) };
 }
 
 /**
@@ -36,6 +38,9 @@ function drifted(stored: Counts, measured: Counts, times = 1): string[] {
 test('docs/coverage.md and fixtures/request-estimates.json are current (regenerate with npm run coverage)', async () => {
   const generated = await generateCoverage();
   expect(readFileSync(COVERAGE_FILE, 'utf8')).toBe(generated.coverage);
+  // A reason for a value no check visits that a check now visits is dropped by the script.
+  expect(generated.stale).toEqual([]);
+  expect(readFileSync(NOT_REACHED_FILE, 'utf8')).toBe(generated.notReached);
   const stored = JSON.parse(readFileSync(ESTIMATES_FILE, 'utf8')) as RequestEstimates;
   const measured = JSON.parse(generated.estimates) as RequestEstimates;
   expect(stored.measuredWith).toEqual(measured.measuredWith);
@@ -43,7 +48,11 @@ test('docs/coverage.md and fixtures/request-estimates.json are current (regenera
   const byId = new Map(measured.checks.map((m) => [checkId(m), m]));
   const stale = stored.checks.flatMap((c) => {
     const m = byId.get(checkId(c))!;
-    const off = [...drifted(c.requests, m.requests, MADE_AGAIN(c)), ...drifted(c.propertyRequests ?? {}, m.propertyRequests ?? {})];
+    const off = [
+      ...drifted(c.requests, m.requests, MADE_AGAIN(c)),
+      ...drifted(c.propertyRequests ?? {}, m.propertyRequests ?? {}),
+      ...drifted(c.exploreRequests ?? {}, m.exploreRequests ?? {}),
+    ];
     return off.length > 0 ? [`${checkId(c)}: ${off.join(', ')}`] : [];
   });
   expect(stale, 'request counts moved beyond window-boundary jitter').toEqual([]);

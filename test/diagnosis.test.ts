@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { MUTANTS } from '../mutants/index.js';
+import { MUTANTS, mutantNamed } from '../mutants/index.js';
 import { mutantSource } from '../scripts/fingerprints.js';
 import { diagnoseObservations } from '../src/diagnosis/diagnose.js';
 import { loadFingerprints, shapeOf } from '../src/diagnosis/fingerprint.js';
@@ -50,7 +50,7 @@ describe('leave-one-out: a known defect left out of the fingerprints', () => {
 
   test('with every fingerprint known, each defect is the first likely cause on a clause it breaks', () => {
     const notFirst = Object.entries(fingerprints.mutants).filter(([name, print]) => {
-      const declared = new Set(Object.keys(MUTANTS[name as keyof typeof MUTANTS].breaks));
+      const declared = new Set(Object.keys(mutantNamed(name as keyof typeof MUTANTS).breaks));
       const diagnoses = diagnoseObservations(print.observations, fingerprints).filter((d) => declared.has(d.clause));
       return !diagnoses.some((d) => d.causes.some((c) => c.defect === name && c.score === d.causes[0]!.score));
     });

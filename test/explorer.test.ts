@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { MUTANTS } from '../mutants/index.js';
+import { mutantNamed } from '../mutants/index.js';
 import { REQUEST_HEADERS } from '../suites/catalogues/request-headers.js';
 import { CREDENTIAL_CARRIERS } from '../suites/catalogues/credential-carriers.js';
 import { runAgainstReference, sharedRun } from './support/cli.js';
@@ -70,7 +70,7 @@ describe('what the explorer explored', () => {
 });
 
 describe('an explorer finding', () => {
-  const mutant = MUTANTS['key-id-counter-steps-back'];
+  const mutant = mutantNamed('key-id-counter-steps-back');
   const args = ['--only', 'KEY', '--seed', '5', '--property-runs', '25'];
 
   test('names its sequence of steps and its seed in every report format, with the steps as evidence; the same seed finds the same sequence', async () => {

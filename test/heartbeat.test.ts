@@ -39,13 +39,19 @@ describe('the heartbeat', () => {
     const beat = startHeartbeat({
       io: { out: (line) => lines.push(line), err: (line) => lines.push(line) },
       waits: () => [wait],
-      remainingS: () => 42,
       live: null,
       tickMs: 1_000_000,
       now: () => now,
     });
     try {
+      // No estimate until the run hands it one (the execution stage, once the checks start).
+      now = 500;
+      beat.tick();
+      expect(lines).toEqual(['  … waiting 3 s more for the rate-limit window (the main key), 1 s so far, until 00:00:03 UTC']);
+      lines.length = 0;
+      beat.countDown(() => 42);
       now = 1000;
+      wait = { ...wait, since: 1 };
       beat.tick();
       expect(lines).toEqual(['  … waiting 2 s more for the rate-limit window (the main key), 1 s so far, until 00:00:03 UTC; the run needs about 42 s more']);
       // The window ended and revealed another: the wait now ends at 61 s, and that is what is said next.

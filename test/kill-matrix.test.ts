@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ALTERNATE_PROFILE_SAMPLE, KNOWN_SURVIVORS, MUTANTS, type MutantName } from '../mutants/index.js';
+import { ALTERNATE_PROFILE_SAMPLE, KNOWN_SURVIVORS, MUTANTS, mutantNamed, type MutantName } from '../mutants/index.js';
 import { referenceProfile } from '../reference/server.js';
 import { loadProfile, type Profile } from '../src/profile/profile.js';
 import { ROOT, runAgainstReference } from './support/cli.js';
@@ -10,7 +10,7 @@ import { judgeKill, killRun, touchesRate } from './support/kill.js';
 // its run selects (test/support/kill.ts). Matrix runs are made fast as test/support/matrix.ts says.
 
 async function expectCaught(name: MutantName, profile: Profile = referenceProfile()): Promise<void> {
-  const mutant = MUTANTS[name];
+  const mutant = mutantNamed(name);
   const { target, args } = killRun(mutant, profile);
   const run = await runAgainstReference(target, args);
   const verdict = judgeKill(mutant, run.report);
@@ -20,7 +20,7 @@ async function expectCaught(name: MutantName, profile: Profile = referenceProfil
   expect(run.exitCode).toBe(mustFail ? 1 : 0);
 }
 
-const title = (name: MutantName) => `${name} is caught on ${Object.keys(MUTANTS[name].breaks).join(', ')}`;
+const title = (name: MutantName) => `${name} is caught on ${Object.keys(mutantNamed(name).breaks).join(', ')}`;
 
 // A mutant whose fault shows only inside a one-second window (a Retry-After rounded down, a
 // burst that must fit one window) can be missed when a request lands on a window boundary of the
@@ -29,7 +29,7 @@ const RETRY = { retry: 1 } as const;
 
 // Mutants of the rate-limit clauses run under the real ceiling and mostly wait on it: they start
 // first, so that the matrix does not end on a tail of them while the cores sit idle.
-const byCost = (names: readonly MutantName[]) => [...names].sort((a, b) => Number(touchesRate(MUTANTS[b])) - Number(touchesRate(MUTANTS[a])));
+const byCost = (names: readonly MutantName[]) => [...names].sort((a, b) => Number(touchesRate(mutantNamed(b))) - Number(touchesRate(mutantNamed(a))));
 
 describe.concurrent('kill matrix', () => {
   const alternate = loadProfile(`${ROOT}profiles/alternate.json`).profile;

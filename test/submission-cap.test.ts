@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, expect, test } from 'vitest';
-import { MUTANTS } from '../mutants/index.js';
+import { mutantNamed } from '../mutants/index.js';
 import type { ReferenceApp } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { fakersReady, rowData } from '../suites/arbitraries/rowData.js';
@@ -102,7 +102,7 @@ const depth = (value: unknown): number => (typeof value === 'object' && value !=
 test.concurrent(
   'a generated case that fails is bisected out of its submission and reported as fast-check finds it alone: shrunk input, seed and path',
   async () => {
-    const run = await runAgainstReference({ modify: MUTANTS['deep-nesting-500'].modify }, ['--only', 'SUB-5', '--seed', '3']);
+    const run = await runAgainstReference({ modify: mutantNamed('deep-nesting-500').modify }, ['--only', 'SUB-5', '--seed', '3']);
     const generated = run.report.clauses.flatMap((c) => c.checks).find((c) => c.title.startsWith('generated well-formed rows'))!;
     expect(generated.status).toBe('warn');
     // One case, not a batch of them: the reason names generated rows, the input is one case.

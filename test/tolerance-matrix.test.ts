@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { referenceProfile } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
-import { DOCUMENT_ONLY_SAMPLE, VARIANTS, type VariantName } from '../variants/index.js';
+import { DOCUMENT_ONLY_SAMPLE, VARIANTS, variantNamed, type VariantName } from '../variants/index.js';
 import { documentOnly, runAgainstReference } from './support/cli.js';
 import { matrixArgs, matrixTarget } from './support/matrix.js';
 import { judgeTolerance, sharedServers, sharedTarget } from './support/tolerance.js';
@@ -25,7 +25,7 @@ function sharedRuns(names: readonly VariantName[], options: { documentOnly?: boo
   const runOf = (group: readonly VariantName[]) => {
     let run = runs.get(group);
     if (!run) {
-      const variants = group.map((name) => VARIANTS[name]);
+      const variants = group.map((name) => variantNamed(name));
       const rateLimits = variants.some((variant) => variant.rateLimits === true);
       const { served, modify } = sharedTarget(variants, referenceProfile());
       run = runAgainstReference(matrixTarget(modify, served, rateLimits), matrixArgs(rateLimits), options.documentOnly ? documentOnly : undefined);
@@ -36,7 +36,7 @@ function sharedRuns(names: readonly VariantName[], options: { documentOnly?: boo
   // The first variant of every group, then the second of every group, and so on: the tests that
   // start together start different runs, rather than wait on one. Groups about rate limits (waits
   // on the real ceiling) come first, so that the matrix does not end on a tail of them.
-  const byCost = [...groups].sort((a, b) => Number(VARIANTS[b[0]!].rateLimits === true) - Number(VARIANTS[a[0]!].rateLimits === true));
+  const byCost = [...groups].sort((a, b) => Number(variantNamed(b[0]!).rateLimits === true) - Number(variantNamed(a[0]!).rateLimits === true));
   const order = Array.from({ length: Math.max(...groups.map((g) => g.length)) }, (_, i) => byCost.flatMap((group) => group[i] ?? [])).flat();
   return { order, groupOf, runOf };
 }
@@ -44,9 +44,9 @@ function sharedRuns(names: readonly VariantName[], options: { documentOnly?: boo
 async function expectTolerated(name: VariantName, shared: ReturnType<typeof sharedRuns>, options: { documentOnly?: boolean } = {}): Promise<void> {
   const group = shared.groupOf(name);
   const run = await shared.runOf(group);
-  const sharing = group.map((member) => VARIANTS[member]);
+  const sharing = group.map((member) => variantNamed(member));
   const withOthers = group.length > 1 ? ` (sharing a run with ${group.filter((member) => member !== name).join(', ')})` : '';
-  expect(judgeTolerance(VARIANTS[name], run.report, { ...options, sharing }).falseFindings, `${name} got a false verdict${withOthers}`).toEqual([]);
+  expect(judgeTolerance(variantNamed(name), run.report, { ...options, sharing }).falseFindings, `${name} got a false verdict${withOthers}`).toEqual([]);
   expect(run.report.verdict, withOthers).toBe('conformant');
   expect(run.exitCode).toBe(0);
 }
@@ -54,7 +54,7 @@ async function expectTolerated(name: VariantName, shared: ReturnType<typeof shar
 describe.concurrent('tolerance matrix', () => {
   const own = sharedRuns(Object.keys(VARIANTS) as VariantName[], {});
   for (const name of own.order) {
-    test(`${name} is conformant (${VARIANTS[name].openPoint})`, () => expectTolerated(name, own));
+    test(`${name} is conformant (${variantNamed(name).openPoint})`, () => expectTolerated(name, own));
   }
   const told = sharedRuns(DOCUMENT_ONLY_SAMPLE, { documentOnly: true });
   for (const name of told.order) {

@@ -12,7 +12,7 @@ export interface HeartbeatOptions {
   readonly io: Output;
   /** The waits going on now (the pacer's, described by the broker). */
   readonly waits: () => readonly DescribedWait[];
-  /** Seconds the run probably still needs, or null when unknown. */
+  /** Seconds the run probably still needs, or null when unknown. @default unknown until `countDown` hands it an estimate */
   readonly remainingS?: () => number | null;
   /** Raw writes for a live line on a terminal; null in a log (CI). */
   readonly live: ((text: string) => void) | null;
@@ -31,6 +31,8 @@ export interface Heartbeat {
   readonly io: Output;
   /** What the timer does every `tickMs`: says what the run waits for, when it is time to. */
   tick(): void;
+  /** Hands the heartbeat the run's estimate of the seconds it still needs, once the run has one (the checks started). */
+  countDown(remainingS: () => number | null): void;
   stop(): void;
 }
 
@@ -52,6 +54,7 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   const quietMs = options.quietMs ?? 9_000;
   let lastSpoke = now();
   let liveShown = false;
+  let remainingS = options.remainingS ?? (() => null);
   const announced = new Set<number>();
   const erase = () => {
     if (liveShown) options.live?.(ERASE);
@@ -71,7 +74,7 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   };
   const tick = () => {
     const waits = options.waits();
-    const left = options.remainingS?.() ?? null;
+    const left = remainingS();
     const run = left === null ? '' : `; the run needs about ${formatS(left)} more`;
     if (options.live) {
       if (waits.length === 0) return erase();
@@ -90,6 +93,9 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   return {
     io,
     tick,
+    countDown: (estimate) => {
+      remainingS = estimate;
+    },
     stop: () => {
       clearInterval(timer);
       erase();

@@ -17,7 +17,6 @@ import type { RecordCollector } from './parts.js';
 import { provisionalReport, type ProvisionalReport } from './provisional-report.js';
 import { writeStoppedReport } from './stopped-report.js';
 import type { Target } from './target.js';
-import type { EstimateBasis } from './estimate.js';
 import type { Teardown } from './teardown.js';
 import type { StartedSuites } from './suites.js';
 
@@ -38,8 +37,6 @@ export interface Trail {
   readonly signingKey: SigningKey | null;
   readonly notes: readonly string[];
   readonly teardown: Teardown | null;
-  /** The plan and the budgets it counts down on, for the heartbeat's estimate. */
-  readonly estimate: EstimateBasis | null;
   readonly collector: RecordCollector | null;
   /** Which clauses apply: set once the checks start, so that a stop before then leaves every clause "not run". */
   readonly clauses: ClauseContext | null;
@@ -80,7 +77,6 @@ export class RunStops {
       signingKey: null,
       notes: [],
       teardown: null,
-      estimate: null,
       collector: null,
       clauses: null,
       running: null,

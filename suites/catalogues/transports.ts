@@ -5,8 +5,8 @@ import type { ClauseId } from '../../src/kit.js';
  * several of one key in flight at once. A server that keeps what a request established on its
  * connection (the key it authenticated), or whose per-key work is not safe to run twice at once
  * (the key's last use written in a transaction that conflicts), answers a request by what came
- * before it on the wire. Data, not code: the explorer (suites/explorer.suite.ts) sends every entry
- * in every run, on a key of the run's pool; docs/coverage.md lists them.
+ * before it on the wire. Data, not code: the check of the clause an entry feeds (suites/explorer.suite.ts)
+ * sends it in every run, on a key of the run's pool; docs/coverage.md lists them.
  */
 export interface TransportEntry {
   /** How the report names it. */
@@ -40,21 +40,20 @@ export const JUDGED_BY: Readonly<Record<Exclude<Carrying, 'a live key'>, ClauseI
   'a malformed header': 'AUTH-2',
 };
 
+/** A live key, then `carrying`, then the live key again, on one connection: the clause `carrying` feeds. */
+const between = (carrying: Exclude<Carrying, 'a live key'>, unreached: TransportEntry['unreached'] = {}): TransportEntry => ({
+  name: `one connection: a live key, ${carrying}, the live key`,
+  shape: { kind: 'one connection', steps: ['a live key', carrying, 'a live key'] },
+  clauses: [JUDGED_BY[carrying], 'GEN-1'],
+  unreached,
+});
+
 export const TRANSPORTS: readonly TransportEntry[] = [
-  {
-    name: 'one connection: a live key, an unknown key, the live key, no key, the live key',
-    shape: { kind: 'one connection', steps: ['a live key', 'an unknown key', 'a live key', 'no key', 'a live key'] },
-    clauses: ['AUTH-1', 'AUTH-3', 'GEN-1'],
-    unreached: {
-      'RATE-7': 'a request with no key on a connection a key used is one request of the per-IP budget, as any: the burst counts its own',
-    },
-  },
-  {
-    name: 'one connection: a live key, a header without a token, the live key',
-    shape: { kind: 'one connection', steps: ['a live key', 'a malformed header', 'a live key'] },
-    clauses: ['AUTH-2', 'GEN-1'],
-    unreached: {},
-  },
+  between('an unknown key'),
+  between('no key', {
+    'RATE-7': 'a request with no key on a connection a key used is one request of the per-IP budget, as any: the burst counts its own',
+  }),
+  between('a malformed header'),
   {
     name: 'eight requests of one key in flight at once',
     shape: { kind: 'at once', requests: 8 },

@@ -2,9 +2,9 @@ import { type CheckContext, type Credential, type HttpResponse, PROBE_PATH } fro
 import { type Carrying, type TransportEntry, TRANSPORTS } from '../catalogues/transports.js';
 import { oneCharacterChanged } from '../support/unknown-key.js';
 
-// Sends every entry of the transports catalogue (suites/catalogues/transports.ts) once a run, on a
-// key of the run's pool, and keeps each answer with what its request carried: the checks of the
-// clauses the entries feed judge their share (suites/explorer.suite.ts), the run-wide judges all.
+// Sends entries of the transports catalogue (suites/catalogues/transports.ts) on a key of the run's
+// pool, and keeps each answer with what its request carried: the check of the clause an entry feeds
+// judges it (suites/explorer.suite.ts), and the run-wide judges every answer.
 
 /** One request of an entry, and its answer. */
 export interface TransportAnswer {
@@ -17,8 +17,8 @@ export interface TransportAnswer {
 
 const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
 
-/** Every entry, in the catalogue's order; the requests of one entry on one connection one after another. */
-export async function sendTransports(t: CheckContext): Promise<TransportAnswer[]> {
+/** The entries, in the catalogue's order; the requests of one entry on one connection one after another. */
+export async function sendTransports(t: CheckContext, entries: readonly TransportEntry[]): Promise<TransportAnswer[]> {
   // A key of the pool where there is one: the configured key's budget is the teardown's.
   const pool = t.run.keyPool;
   const live: Credential = pool.length > 0 ? { key: pool[0]!, kind: 'created' } : 'main';
@@ -30,11 +30,11 @@ export async function sendTransports(t: CheckContext): Promise<TransportAnswer[]
     'a malformed header': { header: 'Bearer' },
   };
   const answers: TransportAnswer[] = [];
-  for (const [index, entry] of TRANSPORTS.entries()) {
+  for (const entry of entries) {
     const { shape } = entry;
     if (shape.kind === 'one connection') {
       // Named per run and entry: no other request shares the connection.
-      const connection = `${t.run.runId}:transports:${index}`;
+      const connection = `${t.run.runId}:transports:${TRANSPORTS.indexOf(entry)}`;
       for (const [step, carrying] of shape.steps.entries()) {
         const res = await t.http.get(PROBE_PATH, { query: { limit: 1 }, auth: credentials[carrying], connection });
         answers.push({ entry, carrying, label: `[GET] ${PROBE_PATH} with ${carrying}, ${ORDINALS[step]} on one connection: ${entry.name}`, res });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MUTANTS, type MutantName } from '../../mutants/index.js';
+import { mutantNamed, type MutantName } from '../../mutants/index.js';
 import { startReference, type Modification, type RunningReference } from '../../reference/server.js';
 import { DIRECT_RUN, ROOT } from './cli.js';
 
@@ -50,7 +50,7 @@ export function targetEnv(target: RunningReference): Record<string, string> {
 /** One reference carrying every named mutant's fault at once. */
 export function withMutants(...names: MutantName[]): Modification {
   return (app) => {
-    for (const name of names) MUTANTS[name].modify(app);
+    for (const name of names) mutantNamed(name).modify(app);
   };
 }
 

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { RunContext } from '../../check/run-context.js';
 import type { RecordCollector } from '../parts.js';
 import type { Equipped } from './keys.js';
+import { remainingFor } from '../estimate.js';
 import type { EarlyStop } from '../stops.js';
 
 /** The checks run, or stopped: their records, and what stopped them (null: they ran to the end). */
@@ -41,6 +42,8 @@ export async function executionStage(input: Equipped): Promise<Executed> {
   };
   const { collector } = input;
   stops.reached({ collector, clauses: plan.clauses });
+  // The heartbeat counts down on the plan's schedule from here: the checks' records and the main account's keys.
+  input.heartbeat.countDown(() => remainingFor({ plan, buckets: input.mainBuckets }, broker, collector.records));
   const { interrupt } = stops;
   if (interrupt.signal) return { ...input, collector, stop: { signal: interrupt.signal } };
   mkdirSync(settings.reportDir, { recursive: true });

@@ -9,6 +9,8 @@ import type { Planned } from './plan.js';
 export interface Equipped extends Planned {
   readonly keyDeletion: KeyDeletion;
   readonly pool: KeyPool;
+  /** The pacing buckets of the main account's keys, the configured one first: the heartbeat's estimate counts down on them. */
+  readonly mainBuckets: readonly string[];
 }
 
 /**
@@ -29,8 +31,7 @@ export async function keysStage(input: Planned): Promise<Equipped> {
   const keyDeletion = teardown.deletion;
   const pool = await createKeyPool({ ...port, keyDeletion, size: plan.schedule.keys });
   if (pool.note) io.out(`  note: ${pool.note}`);
-  const buckets = [bucketOfCredential('main', target.keys), ...pool.keys.map((key) => bucketOf(`Bearer ${key}`))];
-  input.stops.reached({ estimate: { plan, buckets } });
+  const mainBuckets = [bucketOfCredential('main', target.keys), ...pool.keys.map((key) => bucketOf(`Bearer ${key}`))];
   io.out(`  ${planLine(plan.schedule)}`);
-  return { ...input, keyDeletion, pool };
+  return { ...input, keyDeletion, pool, mainBuckets };
 }

@@ -7,10 +7,9 @@ import { HarEntries } from '../../report/har-entries.js';
 import { guardOutput, type GuardedOutput } from '../../secrets/leak-scan.js';
 import { relayOutput } from '../../output.js';
 import { checkProfileCertifiable } from '../../verdict/certification.js';
-import { startHeartbeat } from '../heartbeat.js';
+import { startHeartbeat, type Heartbeat } from '../heartbeat.js';
 import { newRunId } from '../run-id.js';
 import { openTarget, targetProfile, type Target } from '../target.js';
-import { remainingFor } from '../estimate.js';
 import type { RunSettings } from './settings.js';
 import { Teardown } from '../teardown.js';
 import { startSuites, type StartedSuites } from '../suites.js';
@@ -36,6 +35,8 @@ export interface Opened extends RunSettings {
   readonly harEntries: HarEntries;
   /** The checks' vitest, started and waiting for the run's context; null for a dry run. */
   readonly suites: StartedSuites | null;
+  /** Keeps the run from going silent; the execution stage hands it the estimate of the time left. */
+  readonly heartbeat: Heartbeat;
 }
 
 /**
@@ -107,7 +108,6 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   const heartbeat = startHeartbeat({
     io: guarded,
     waits: () => broker.waits(),
-    remainingS: () => remainingFor(stops.trail.estimate, broker, stops.trail.collector?.records),
     live: process.stdout.isTTY && !process.env.CI ? (text: string) => void process.stdout.write(text) : null,
   });
   const io = heartbeat.io;
@@ -129,5 +129,20 @@ export async function openStage(input: RunSettings): Promise<Opened> {
     io,
   });
   stops.reached({ teardown });
-  return { ...input, io, target, embedded: target.reference !== null, runId, keyPrefix, broker, served, guarded, teardown, collector, suites, harEntries };
+  return {
+    ...input,
+    io,
+    target,
+    embedded: target.reference !== null,
+    runId,
+    keyPrefix,
+    broker,
+    served,
+    guarded,
+    teardown,
+    collector,
+    suites,
+    harEntries,
+    heartbeat,
+  };
 }

@@ -1,4 +1,3 @@
-import { bucketOfCredential } from '../../http/client.js';
 import type { ClauseContext } from '../../verdict/verdict.js';
 import type { Selection } from '../../clauses/selection.js';
 import type { Settings } from '../../config/settings.js';
@@ -107,6 +106,5 @@ export function planStage(input: Preflighted): Planned {
     at: Date.now(),
     sentBefore: broker.log().length,
   };
-  input.stops.reached({ estimate: { plan, buckets: [bucketOfCredential('main', target.keys)] } });
   return { ...input, plan };
 }
