@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { mutantNamed } from '../mutants/index.js';
 import { REQUEST_HEADERS } from '../suites/catalogues/request-headers.js';
 import { CREDENTIAL_CARRIERS } from '../suites/catalogues/credential-carriers.js';
+import { PAGE_OFFSETS } from '../suites/catalogues/page-offsets.js';
 import { runAgainstReference, sharedRun } from './support/cli.js';
 
 // The explorer (suites/explorer.suite.ts) and the catalogues of what varies (suites/catalogues/):
@@ -41,6 +42,34 @@ describe('every class of the catalogues is visited in a default run, whatever th
       expect(carried.length, carrier.name).toBeGreaterThan(0);
     }
   }, 240_000);
+});
+
+describe("each catalogue's entries are sent, and its own checks catch a defect of their class", () => {
+  test('every page offset at an integer boundary is asked of every list in a default run', async () => {
+    const entries = harOf((await sharedRun([])).reportDir);
+    for (const offset of PAGE_OFFSETS) {
+      const lists = entries.filter((e) => {
+        const url = new URL(e.request.url);
+        return url.searchParams.get('page') === String(offset.page) && url.searchParams.get('limit') === String(offset.limit);
+      });
+      // Eight lists: the six collections, the submissions and the API keys.
+      expect(new Set(lists.map((e) => new URL(e.request.url).pathname)).size, offset.name).toBeGreaterThanOrEqual(8);
+    }
+  }, 240_000);
+
+  test.each([
+    ['auth-cached-per-connection', ['--only', 'AUTH'], ['AUTH-1/one-connection', 'AUTH-2/one-connection', 'AUTH-3/one-connection']],
+    ['last-use-write-conflict', ['--only', 'GEN-3'], ['GEN-3/in-flight-at-once']],
+    ['page-offset-32-bit', ['--only', 'PAG-9'], ['PAG-9/past-the-end-records']],
+  ])(
+    '%s is caught by the checks that send the catalogue entries of its class',
+    async (name, args, checks) => {
+      const run = await runAgainstReference({ modify: mutantNamed(name).modify }, args);
+      const statuses = new Map<string, string>(run.report.clauses.flatMap((c) => c.checks.map((k) => [`${c.id}/${k.key}`, k.status] as const)));
+      for (const check of checks) expect(['fail', 'warn'], check).toContain(statuses.get(check));
+    },
+    240_000,
+  );
 });
 
 describe('what the explorer explored', () => {
