@@ -9,6 +9,12 @@ const EVIDENCE = 3;
 /** Each clause has one check here: known by this key within its clause, it judges every exchange of the run. */
 const KEY = 'run-wide';
 const TITLES: Record<RunWideClause, string> = {
+  'RES-1': "every workspace of every list page of the run has the document's fields and types",
+  'RES-2': "every governance model of every list page of the run has the document's fields and types",
+  'RES-3': "every record of every list page of the run has the document's fields and types",
+  'AUTH-1': 'no request of the run without an Authorization header was served',
+  'AUTH-2': 'no request of the run with a malformed Authorization header was served',
+  'AUTH-3': 'no request of the run with an unknown or revoked key was served',
   'GEN-1': 'every response of the run is JSON',
   'GEN-3': 'no response of the run is a 5xx',
   'GEN-5': 'every JSON response of the run is labelled with a JSON media type',

@@ -48,7 +48,8 @@ describe.skipIf(SKIP).concurrent(`the suite on a clock 90 s off the target's${SK
       expect(report.clock?.apart).toBe(true);
       expect(Math.abs(report.clock!.offsetMs! - offsetMs)).toBeLessThan(2_000);
       const summary = readFileSync(join(result.reportDir, 'summary.md'), 'utf8');
-      expect(summary).toMatch(new RegExp(`clock: the target's clock is 9\\d\\.\\d s ${offsetMs < 0 ? 'behind' : 'ahead of'} the suite's`));
+      // The figure is the measured one (within 2 s, above): under load 89.7 s (±343 ms) was right, and no 9x.x.
+      expect(summary).toMatch(new RegExp(`clock: the target's clock is \\d+\\.\\d s ${offsetMs < 0 ? 'behind' : 'ahead of'} the suite's`));
       expect(result.stdout).toMatch(/^clock: the target's clock is/m);
     });
   }

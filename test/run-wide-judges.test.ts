@@ -118,3 +118,30 @@ describe('RATE-2 over the run log', () => {
     expect(violation?.reason).toMatch(/^X-RateLimit-Limit is 1000, the per-key ceiling is 500 \(the profile's limits\.perKeyPerMinute\)/);
   });
 });
+
+describe('AUTH-1, AUTH-2 and AUTH-3 over the run log', () => {
+  const carrying = (auth: Exchange['auth'], status: number, extra: Partial<Exchange> = {}): Exchange => {
+    const base = exchange(now, 50, { auth, check: 'X-1 a check' });
+    return { ...base, response: { ...base.response!, status }, ...extra };
+  };
+
+  test('a request of a check that carried no key, a malformed header or an unknown key, served, breaks its clause wherever it stands', () => {
+    expect(RUN_WIDE_JUDGES['AUTH-1']([carrying('none', 200)], profile)[0]!.reason).toBe(
+      '[GET] /api/v1/workspaces with no Authorization header was answered 200, expected 401',
+    );
+    expect(RUN_WIDE_JUDGES['AUTH-2']([carrying('malformed', 201)], profile)).toHaveLength(1);
+    expect(RUN_WIDE_JUDGES['AUTH-3']([carrying('invalid', 204)], profile)).toHaveLength(1);
+  });
+
+  test('a refusal, a CORS preflight, a path outside the API and a request no check made are no sample', () => {
+    const log = [
+      carrying('none', 401),
+      carrying('none', 429),
+      carrying('none', 204, { request: { method: 'OPTIONS', url: 'http://t/api/v1/workspaces', headers: {} } }),
+      carrying('none', 200, { request: { method: 'GET', url: 'http://t/health', headers: {} } }),
+      // The stage that looks for where keys are deleted uses a key it is not yet sure it deleted.
+      carrying('invalid', 200, { check: undefined }),
+    ];
+    for (const clause of ['AUTH-1', 'AUTH-2', 'AUTH-3'] as const) expect(RUN_WIDE_JUDGES[clause](log, profile)).toEqual([]);
+  });
+});

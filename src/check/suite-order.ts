@@ -99,7 +99,7 @@ export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
   explorer: ['KEY', 'GEN', 'AUTH'],
   'ip-limits': ['RATE'],
   'after-writes': ['PAG', 'SUB'],
-  'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE'],
+  'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE', 'AUTH', 'RES'],
 };
 
 /**

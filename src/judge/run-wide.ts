@@ -1,9 +1,9 @@
 import type { ClauseId } from '../clauses/catalogue.js';
-import { endedAt, fromApi, type Exchange } from '../http/exchange.js';
+import { describeRequest, endedAt, fromApi, type Exchange } from '../http/exchange.js';
 import { RESET_SKEW_SECONDS, rateHeaders } from '../http/rate-headers.js';
 import { dateOf, serverClockOf, serverTimeOf } from '../http/server-clock.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
-import { schemaErrors } from '../schemas.js';
+import { schemaErrors, type SchemaName } from '../schemas.js';
 import { collections } from '../target/collections.js';
 import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
 
@@ -117,8 +117,61 @@ function routeOf(e: Exchange): string {
   return `${e.request.method} ${path.split('/').slice(0, 4).join('/')}`;
 }
 
+/**
+ * A request whose credential is no live key, served (2xx): whatever its method, path, headers or
+ * the order it came in, the clause of what it carried is broken. Only the checks' requests: the
+ * stage that looks for where keys are deleted uses a key it is not yet sure it deleted. Not
+ * OPTIONS (a framework's CORS preflight answers before any route), nor a path outside the API's.
+ */
+function servedWithout(kind: 'none' | 'malformed' | 'invalid', carried: string): Judge {
+  return (log) =>
+    answered(log)
+      .filter((e) => e.auth === kind && e.check !== undefined && e.request.method !== 'OPTIONS' && isApiPath(e.request.url))
+      .filter((e) => e.response.status >= 200 && e.response.status < 300)
+      .map((e) => ({ reason: `[${e.request.method}] ${pathOf(e.request.url)} with ${carried} was answered ${e.response.status}, expected 401`, exchange: e }));
+}
+
+const pathOf = (url: string): string => {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+};
+const isApiPath = (url: string): boolean => pathOf(url).startsWith('/api/v1/');
+
+/**
+ * Every item of every page of a collection's list the run read, whatever its page, limit, filters
+ * or the check that asked: the document's fields and types (RES-1, RES-2, RES-3). A body cut short
+ * for the log is not judged here; RES's own checks read their pages whole.
+ */
+function listedShaped(collection: 'workspaces' | 'governanceModels' | 'records', schema: SchemaName, what: string): Judge {
+  return (log, profile) => {
+    const list = collections(profile)[collection]?.list;
+    if (!list) return [];
+    return answered(log)
+      .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && pathOf(e.request.url) === list)
+      .flatMap((e) => {
+        const items = (parsed(e) as { items?: unknown } | undefined)?.items;
+        if (!Array.isArray(items)) return [];
+        for (const [index, item] of items.entries()) {
+          const problems = schemaErrors(schema, item);
+          if (problems.length > 0)
+            return [{ reason: `${what} ${index} of ${describeRequest(e)} does not match the document: ${problems.slice(0, 3).join('; ')}`, exchange: e }];
+        }
+        return [];
+      });
+  };
+}
+
 /** Clauses judged over every exchange of the run, after the suites. */
 export const RUN_WIDE_JUDGES = {
+  'RES-1': listedShaped('workspaces', 'workspace', 'workspace'),
+  'RES-2': listedShaped('governanceModels', 'governance-model', 'governance model'),
+  'RES-3': listedShaped('records', 'record', 'record'),
+  'AUTH-1': servedWithout('none', 'no Authorization header'),
+  'AUTH-2': servedWithout('malformed', 'a malformed Authorization header'),
+  'AUTH-3': servedWithout('invalid', 'an unknown or revoked key'),
   'GEN-1': (log) =>
     answered(log)
       .filter((e) => hasBody(e) && e.response.json !== 'ok')
