@@ -1,37 +1,17 @@
-import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ClauseId } from '../src/clauses/catalogue.js';
+import { discover } from './discover.js';
 import type { Mutant } from './mutant.js';
 
 // Every mutant is found by its file: a file of this folder (its name is the mutant's) whose default
 // export is `defineMutant(...)`. Adding one is adding its file; nothing lists it a second time.
 
-/** Files of this folder that are no mutant: this index, the definition and the hooks mutants share. */
-const NOT_MUTANTS = new Set(['index', 'mutant', 'support']);
-
 /** A mutant's name: its file's, without the extension (`key-list-by-creator`). */
 export type MutantName = string;
 
-const nameOf = (file: string) => file.replace(/\.(ts|js)$/, '');
-
-async function discover(): Promise<Readonly<Record<MutantName, Mutant>>> {
-  const folder = dirname(fileURLToPath(import.meta.url));
-  const files = readdirSync(folder)
-    .filter((file) => /\.(ts|js)$/.test(file) && !file.endsWith('.d.ts') && !NOT_MUTANTS.has(nameOf(file)))
-    .sort((a, b) => (nameOf(a) < nameOf(b) ? -1 : 1));
-  const found: Record<MutantName, Mutant> = {};
-  for (const file of files) {
-    const mutant = ((await import(pathToFileURL(join(folder, file)).href)) as { default?: Mutant }).default;
-    if (!mutant || typeof mutant.modify !== 'function' || !mutant.breaks)
-      throw new Error(`mutants/${file} is no mutant: its default export must be defineMutant({ description, breaks, modify })`);
-    found[nameOf(file)] = mutant;
-  }
-  return found;
-}
-
-/** Every mutant, by the name of its file, in the order of their names. */
-export const MUTANTS: Readonly<Record<MutantName, Mutant>> = await discover();
+/** Every mutant, by the name of its file, in the order of their names; not this index, the definition, the hooks mutants share, nor the discovery itself. */
+export const MUTANTS: Readonly<Record<MutantName, Mutant>> = await discover<Mutant>(import.meta.url, ['index', 'mutant', 'support', 'discover'], (mutant) =>
+  mutant && typeof mutant.modify === 'function' && mutant.breaks ? null : 'no mutant: its default export must be defineMutant({ description, breaks, modify })',
+);
 
 /** The mutant of this name; throws for a name no file of `mutants/` has. */
 export function mutantNamed(name: MutantName): Mutant {
