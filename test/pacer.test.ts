@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { rateHeaders } from '../src/http/rate-headers.js';
 import { Pacer } from '../src/pacing/pacer.js';
+import { FAILED_CREDENTIAL_PACING } from '../src/http/layers/pacing.js';
 
 function clock() {
   let now = 1_000_000_000_000;
@@ -42,6 +43,34 @@ describe('pacer', () => {
     expect(pacer.delay('anonymous', true)).toBe(60_001);
     c.advance(30_000);
     expect(pacer.delay('anonymous', true)).toBe(30_001);
+  });
+
+  test('a failed credential has no budget of its own until the target shows it counts it against its per-IP budget; then it waits there', async () => {
+    const c = clock();
+    const slept: number[] = [];
+    const pacer = new Pacer({
+      perKey: 100,
+      anonymous: 20,
+      windowMs: 60_000,
+      marginMs: 0,
+      now: c.now,
+      sleep: async (ms) => void (slept.push(ms), c.advance(ms)),
+    });
+    // The reference's answer to an unknown key: no rate headers. Nothing learnt, nothing waited.
+    await pacer.acquire(FAILED_CREDENTIAL_PACING, false);
+    pacer.observeFailed(401, rateHeaders({}));
+    await pacer.acquire(FAILED_CREDENTIAL_PACING, false);
+    expect(slept).toEqual([]);
+    // A target whose 401 to an unknown key carries the per-IP ceiling, its budget spent: the next failed credential waits for its reset.
+    const reset = c.now() / 1000 + 30;
+    pacer.observeFailed(401, rateHeaders({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }));
+    expect(pacer.delay('anonymous', true)).toBe(30_000);
+    await pacer.acquire(FAILED_CREDENTIAL_PACING, false);
+    expect(slept.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(30_000);
+    // A 401 with the per-key ceiling is a key's budget, not the per-IP one: nothing is learnt from it.
+    const other = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now });
+    other.observeFailed(401, rateHeaders({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) }));
+    expect(other.delay('anonymous', true)).toBe(0);
   });
 
   test('a 429 blocks the bucket for Retry-After', () => {

@@ -106,6 +106,9 @@ export class Broker {
       this.pacer.serverClock.observeExchange(exchange);
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
       if (failedCredential(exchange)) this.pacer.observe(FAILED_CREDENTIALS_BUCKET, true, exchange.response.status, rateHeaders({}), false);
+      // Paced where the target counts them (FAILED_CREDENTIAL_PACING): its answers say where that is.
+      if (exchange.auth === 'invalid' || exchange.auth === 'malformed')
+        this.pacer.observeFailed(exchange.response.status, rateHeaders(exchange.response.headers));
     } else {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', null, rateHeaders({}), !exchange.unpaced);
     }

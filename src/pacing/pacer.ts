@@ -10,6 +10,7 @@
  * off still waits for the window the target names.
  */
 
+import { FAILED_CREDENTIAL_PACING } from '../http/layers/pacing.js';
 import type { RateHeaders } from '../http/rate-headers.js';
 import { ServerClock } from '../http/server-clock.js';
 import { suiteNow } from '../clock.js';
@@ -90,6 +91,10 @@ export class Pacer {
   readonly serverClock = new ServerClock();
   #stopped: PacingStopped | null = null;
   readonly #waits = new Set<Wait>();
+  /** The target counts requests with a failed credential against its per-IP budget, as its answers showed. */
+  #failedOnIp = false;
+  /** Of those, requests in flight that were paced on the per-IP budget. */
+  #failedInFlight = 0;
 
   constructor(options: PacerOptions) {
     this.#options = options;
@@ -107,6 +112,12 @@ export class Pacer {
 
   /** Resolves when one more request of the bucket fits its budget; counts it as in flight. */
   async acquire(bucket: string, anonymous: boolean): Promise<void> {
+    if (bucket === FAILED_CREDENTIAL_PACING) {
+      if (!this.#failedOnIp) return;
+      await this.acquire('anonymous', true);
+      this.#failedInFlight++;
+      return;
+    }
     const state = this.#state(bucket, anonymous);
     await this.#waitFor(
       () => bucket,
@@ -278,6 +289,21 @@ export class Pacer {
   }
 
   /** Learns from a response of the bucket; `paced` says whether it went through `acquire`. */
+  /**
+   * The answer to a request with a failed credential: a target shows it counts such requests
+   * against its per-IP budget by a 429, or by X-RateLimit-Limit at the per-IP ceiling (not the
+   * per-key one), as RATE-7 allows. Once shown, they are paced on that budget, and their headers
+   * are read as its standing.
+   */
+  observeFailed(status: number | null, headers: RateHeaders): void {
+    const { anonymous, perKey } = this.#options;
+    if (status === 429 || (headers.limit !== null && headers.limit === anonymous && headers.limit !== perKey)) this.#failedOnIp = true;
+    if (!this.#failedOnIp) return;
+    const paced = this.#failedInFlight > 0;
+    if (paced) this.#failedInFlight--;
+    this.observe('anonymous', true, status, headers, paced);
+  }
+
   observe(bucket: string, anonymous: boolean, status: number | null, headers: RateHeaders, paced: boolean): void {
     const state = this.#state(bucket, anonymous);
     if (paced && state.inFlight > 0) state.inFlight--;
