@@ -299,15 +299,24 @@ export class Pacer {
     const { anonymous, perKey } = this.#options;
     if (status === 429 || (headers.limit !== null && headers.limit === anonymous && headers.limit !== perKey)) this.#failedOnIp = true;
     if (!this.#failedOnIp) return;
-    const paced = this.#failedInFlight > 0;
-    if (paced) this.#failedInFlight--;
-    this.observe('anonymous', true, status, headers, paced);
+    const state = this.#state('anonymous', true);
+    // Paced there: one fewer in flight. Sent before the pacer knew, or unpaced: the headers alone, no reserve spent.
+    if (this.#failedInFlight > 0) {
+      this.#failedInFlight--;
+      if (state.inFlight > 0) state.inFlight--;
+    }
+    this.#read(state, status, headers);
   }
 
   observe(bucket: string, anonymous: boolean, status: number | null, headers: RateHeaders, paced: boolean): void {
     const state = this.#state(bucket, anonymous);
     if (paced && state.inFlight > 0) state.inFlight--;
     if (!paced && state.reserved > 0) state.reserved--;
+    this.#read(state, status, headers);
+  }
+
+  /** What an answer's status and headers say of its bucket's standing. */
+  #read(state: BucketState, status: number | null, headers: RateHeaders): void {
     const now = this.#now();
     state.lastSeenAt = now;
     const margin = this.#options.marginMs ?? 1000;
