@@ -9,6 +9,7 @@ const EVIDENCE = 3;
 /** Each clause has one check here: known by this key within its clause, it judges every exchange of the run. */
 const KEY = 'run-wide';
 const TITLES: Record<RunWideClause, string> = {
+  'KEY-6': 'no key list of the run shows a key whose deletion was answered before it',
   'RES-1': "every workspace of every list page of the run has the document's fields and types",
   'RES-2': "every governance model of every list page of the run has the document's fields and types",
   'RES-3': "every record of every list page of the run has the document's fields and types",
@@ -33,6 +34,7 @@ const TITLES: Record<RunWideClause, string> = {
 const STATES: Partial<Record<RunWideClause, CheckOptions['states']>> = {
   // A key's secret is looked for in every response after its creation: while fresh, used, and deleted.
   'KEY-4': ['fresh', 'used', 'deleted'],
+  'KEY-6': ['deleted'],
 };
 
 for (const clause of Object.keys(RUN_WIDE_JUDGES) as RunWideClause[]) {

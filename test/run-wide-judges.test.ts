@@ -145,3 +145,31 @@ describe('AUTH-1, AUTH-2 and AUTH-3 over the run log', () => {
     for (const clause of ['AUTH-1', 'AUTH-2', 'AUTH-3'] as const) expect(RUN_WIDE_JUDGES[clause](log, profile)).toEqual([]);
   });
 });
+
+describe('KEY-6 over the run log', () => {
+  const keyProfile = parseProfile({
+    name: 't',
+    limits: { perKeyPerMinute: 100, unauthenticatedPerMinute: 20, windowSeconds: 60 },
+    paths: { apiKey: '/api/v1/api_keys/{id}', apiKeyList: '/api/v1/api_keys' },
+    apiKeyFields: { id: 'id' },
+  });
+  const at = (ms: number, method: string, path: string, status: number, body = '{}'): Exchange => {
+    const base = exchange(now + ms, 50);
+    return { ...base, request: { method, url: `http://t${path}`, headers: {} }, response: { ...base.response!, status, body } };
+  };
+  const list = (ms: number, ids: string[]) =>
+    at(ms, 'GET', '/api/v1/api_keys', 200, JSON.stringify({ items: ids.map((id) => ({ id })), has_more: false, total_count: ids.length }));
+
+  test('a key list asked for after a deletion was answered, that still shows the key, is flagged, whichever checks deleted and listed', () => {
+    const log = [list(0, ['k1', 'k2']), at(10, 'DELETE', '/api/v1/api_keys/k1', 204), list(20, ['k1', 'k2'])];
+    expect(RUN_WIDE_JUDGES['KEY-6'](log, keyProfile).map((v) => v.reason)).toEqual([
+      'the key list still shows key k1, whose deletion was answered before the list was asked for',
+    ]);
+  });
+
+  test('a list asked for before the deletion was answered, a refused deletion, or a profile without the key path judge nothing', () => {
+    const log = [at(10, 'DELETE', '/api/v1/api_keys/k1', 204), list(5, ['k1']), at(30, 'DELETE', '/api/v1/api_keys/k2', 403), list(40, ['k2'])];
+    expect(RUN_WIDE_JUDGES['KEY-6'](log, keyProfile)).toEqual([]);
+    expect(RUN_WIDE_JUDGES['KEY-6']([at(10, 'DELETE', '/api/v1/api_keys/k1', 204), list(20, ['k1'])], profile)).toEqual([]);
+  });
+});

@@ -164,8 +164,43 @@ function listedShaped(collection: 'workspaces' | 'governanceModels' | 'records',
   };
 }
 
+/**
+ * KEY-6 over every key list the run read: no key whose deletion (2xx at the declared key path) had
+ * been answered before the list was asked for is in it, whichever check deleted it or listed.
+ */
+function deletedKeysListed(log: readonly Exchange[], profile: Profile): Violation[] {
+  const { apiKey, apiKeyList } = profile.paths;
+  const idField = profile.apiKeyFields.id;
+  if (!apiKey || !apiKeyList || !idField || !apiKey.includes('{id}')) return [];
+  const [before, after] = apiKey.split('{id}') as [string, string];
+  const deletedAt = new Map<string, number>();
+  const answers = answered(log);
+  for (const e of answers) {
+    const path = pathOf(e.request.url);
+    if (e.request.method !== 'DELETE' || e.response.status < 200 || e.response.status >= 300) continue;
+    if (!path.startsWith(before) || !path.endsWith(after) || path.length <= before.length + after.length) continue;
+    const id = decodeURIComponent(path.slice(before.length, path.length - after.length));
+    if (!id.includes('/')) deletedAt.set(id, Math.min(deletedAt.get(id) ?? Infinity, endedAt(e)));
+  }
+  if (deletedAt.size === 0) return [];
+  return answers
+    .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && pathOf(e.request.url) === apiKeyList)
+    .flatMap((e) => {
+      const items = (parsed(e) as { items?: unknown } | undefined)?.items;
+      if (!Array.isArray(items)) return [];
+      const asked = Date.parse(e.startedAt);
+      const listed = items
+        .map((item) => (item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idField] : undefined))
+        .find((id) => typeof id === 'string' && (deletedAt.get(id) ?? Infinity) < asked);
+      return listed === undefined
+        ? []
+        : [{ reason: `the key list still shows key ${String(listed)}, whose deletion was answered before the list was asked for`, exchange: e }];
+    });
+}
+
 /** Clauses judged over every exchange of the run, after the suites. */
 export const RUN_WIDE_JUDGES = {
+  'KEY-6': deletedKeysListed,
   'RES-1': listedShaped('workspaces', 'workspace', 'workspace'),
   'RES-2': listedShaped('governanceModels', 'governance-model', 'governance model'),
   'RES-3': listedShaped('records', 'record', 'record'),

@@ -123,13 +123,18 @@ const EXHAUSTION_ATTEMPTS = 3;
 const FRESH_SLACK_MS = 20;
 
 /**
- * Whether a request sent after a 429 provably fell in the window the 429 named: the target says
- * so (the same X-RateLimit-Reset), or it left a whole second before Retry-After ran out.
+ * Whether a request sent after a 429 provably fell in the window the 429 named: where both answers
+ * name their window (X-RateLimit-Reset), the target says whether it is the same; else the request
+ * left a whole second before Retry-After ran out. The target's word comes first: on a loaded
+ * machine a request sent at once may reach it seconds later, in a window of its own (a blind
+ * implementation at 1-s windows, Retry-After 2, answered a request sent within the second with the
+ * Reset 5 s on).
  */
 export function withinWindowOf(refused: { res: HttpResponse; at: number }, later: { res: HttpResponse; sentAt: number }): boolean {
   const h = rateHeaders(refused.res.headers);
-  const sameWindow = h.reset !== null && rateHeaders(later.res.headers).reset === h.reset;
-  return sameWindow || (h.retryAfter !== null && later.sentAt - refused.at < (h.retryAfter - 1) * 1000);
+  const laterReset = rateHeaders(later.res.headers).reset;
+  if (h.reset !== null && laterReset !== null) return laterReset === h.reset;
+  return h.retryAfter !== null && later.sentAt - refused.at < (h.retryAfter - 1) * 1000;
 }
 
 /** Waits exactly what the 429's Retry-After says (plus transit slack), then tries the key again. */
