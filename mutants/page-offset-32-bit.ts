@@ -9,6 +9,8 @@ import { beforeReference } from './support.js';
 export default defineMutant({
   description: 'a page whose offset (page − 1) × limit passes 2^31 wraps in 32 bits and answers items from the start of the list',
   breaks: { 'PAG-9': 'warn' },
+  // PAG-10's generated pages may pass 2^31 too: a plain spelling wraps, the same number with a leading zero does not.
+  collateral: ['PAG-10'],
   modify: (reference) => {
     beforeReference(reference, (req) => {
       if (req.method !== 'GET') return;
