@@ -133,6 +133,13 @@ describe('AUTH-1, AUTH-2 and AUTH-3 over the run log', () => {
     expect(RUN_WIDE_JUDGES['AUTH-3']([carrying('invalid', 204)], profile)).toHaveLength(1);
   });
 
+  test("behind a base URL with a path of its own (a gateway prefix), the API's paths are found all the same", () => {
+    const prefixed = carrying('none', 200, { request: { method: 'GET', url: 'http://t/tenant-a/api/v1/workspaces', headers: {} } });
+    expect(RUN_WIDE_JUDGES['AUTH-1']([prefixed], profile)[0]!.reason).toBe(
+      '[GET] /api/v1/workspaces with no Authorization header was answered 200, expected 401',
+    );
+  });
+
   test('a refusal, a CORS preflight, a path outside the API and a request no check made are no sample', () => {
     const log = [
       carrying('none', 401),

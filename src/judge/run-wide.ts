@@ -108,13 +108,22 @@ const PRECISE_WINDOW_STUCK_SHARE = 0.05;
 
 /** `GET /api/v1/picklists`: the method and the collection, the same for a list and its retrievals. */
 function routeOf(e: Exchange): string {
-  let path = e.request.url;
+  return `${e.request.method} ${pathOf(e.request.url).split('/').slice(0, 4).join('/')}`;
+}
+
+/**
+ * A request's path from the API's own prefix on (`/api/v1/records`), whatever path the base URL
+ * puts before it (a gateway's `/tenant-a`): what the profile's paths are compared with.
+ */
+function pathOf(url: string): string {
+  let path = url;
   try {
-    path = new URL(e.request.url).pathname;
+    path = new URL(url).pathname;
   } catch {
     // A URL the run built itself is always absolute; keep it whole if not.
   }
-  return `${e.request.method} ${path.split('/').slice(0, 4).join('/')}`;
+  const api = path.indexOf('/api/');
+  return api > 0 ? path.slice(api) : path;
 }
 
 /**
@@ -131,13 +140,6 @@ function servedWithout(kind: 'none' | 'malformed' | 'invalid', carried: string):
       .map((e) => ({ reason: `[${e.request.method}] ${pathOf(e.request.url)} with ${carried} was answered ${e.response.status}, expected 401`, exchange: e }));
 }
 
-const pathOf = (url: string): string => {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
-  }
-};
 const isApiPath = (url: string): boolean => pathOf(url).startsWith('/api/v1/');
 
 /**
