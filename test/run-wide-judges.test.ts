@@ -180,3 +180,17 @@ describe('KEY-6 over the run log', () => {
     expect(RUN_WIDE_JUDGES['KEY-6']([at(10, 'DELETE', '/api/v1/api_keys/k1', 204), list(20, ['k1'])], profile)).toEqual([]);
   });
 });
+
+describe('RATE-2 over the run log', () => {
+  test("a 429 naming the per-IP ceiling to a request with a key is the per-IP budget's answer, not the key's; the per-IP ceiling on any other answer is a finding", () => {
+    const withLimit = (status: number) => {
+      const base = exchange(now, 0, { auth: 'created' });
+      return {
+        ...base,
+        response: { ...base.response!, status, headers: { ...base.response!.headers, 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '0' } },
+      };
+    };
+    expect(RUN_WIDE_JUDGES['RATE-2']([withLimit(429)], profile)).toEqual([]);
+    expect(RUN_WIDE_JUDGES['RATE-2']([withLimit(200)], profile)).toHaveLength(1);
+  });
+});

@@ -314,8 +314,14 @@ export const RUN_WIDE_JUDGES = {
 
   'RATE-2': (log, profile) => {
     const clock = serverClockOf(log);
+    const { perKeyPerMinute, unauthenticatedPerMinute } = profile.limits;
+    // A 429 naming the per-IP ceiling is the per-IP budget's answer: the target counted the request
+    // before it took the key (one it does not know yet, or no longer), as it may count a failed
+    // credential (RATE-7). Its headers are that budget's, not the key's.
+    const perIp = (e: Answered) =>
+      e.response.status === 429 && unauthenticatedPerMinute !== perKeyPerMinute && rateHeaders(e.response.headers).limit === unauthenticatedPerMinute;
     return answered(log)
-      .filter(authenticated)
+      .filter((e) => authenticated(e) && !perIp(e))
       .flatMap((e) => {
         const h = rateHeaders(e.response.headers);
         const ceiling = profile.limits.perKeyPerMinute;
