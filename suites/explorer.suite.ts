@@ -106,13 +106,12 @@ for (const [carrying, clause] of Object.entries(JUDGED_BY) as [Exclude<Carrying,
       const entries = TRANSPORTS.filter((e) => e.shape.kind === 'one connection' && e.shape.steps.includes(carrying));
       const answers = (await sendTransports(t, entries)).filter((a) => a.carrying === carrying);
       // AUTH-3 asks the error envelope's type too; AUTH-1 and AUTH-2 a 401 (AUTH-7 judges their body).
-      const refused = (res: HttpResponse) => res.status === 401 && (clause !== 'AUTH-3' || errorOf(res.json)?.type === 'authentication_error');
+      const typed = clause === 'AUTH-3';
+      const refused = (res: HttpResponse) => res.status === 401 && (!typed || errorOf(res.json)?.type === 'authentication_error');
       const served = answers.find((a) => fromApi(a.res.exchange) && !refused(a.res));
-      if (served)
-        t.fail(
-          `${served.label}: answered ${served.res.status}${clause === 'AUTH-3' ? ` with type ${JSON.stringify(errorOf(served.res.json)?.type ?? null)}` : ''}, expected 401${clause === 'AUTH-3' ? ' authentication_error' : ''}`,
-          served.res,
-        );
+      if (!served) return;
+      const type = typed ? ` with type ${JSON.stringify(errorOf(served.res.json)?.type ?? null)}` : '';
+      t.fail(`${served.label}: answered ${served.res.status}${type}, expected 401${typed ? ' authentication_error' : ''}`, served.res);
     },
     { key: 'one-connection', concurrent: true },
   );

@@ -1,4 +1,4 @@
-import { createdAt, failedCredential, fromApi, type Exchange } from '../http/exchange.js';
+import { createdAt, failedCredential, fromApi, knownToFail, type Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
@@ -107,8 +107,7 @@ export class Broker {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
       if (failedCredential(exchange)) this.pacer.observe(FAILED_CREDENTIALS_BUCKET, true, exchange.response.status, rateHeaders({}), false);
       // Paced where the target counts them (FAILED_CREDENTIAL_PACING): its answers say where that is.
-      if (exchange.auth === 'invalid' || exchange.auth === 'malformed')
-        this.pacer.observeFailed(exchange.response.status, rateHeaders(exchange.response.headers));
+      if (knownToFail(exchange.auth)) this.pacer.observeFailed(exchange.response.status, rateHeaders(exchange.response.headers));
     } else {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', null, rateHeaders({}), !exchange.unpaced);
     }

@@ -106,7 +106,12 @@ export function fromApi(exchange: Pick<Exchange, 'response' | 'answeredBy'>): bo
  * key the run created is one too, whatever its `auth` says.
  */
 export function failedCredential(exchange: Pick<Exchange, 'auth' | 'response'>): boolean {
-  return exchange.auth === 'malformed' || exchange.auth === 'invalid' || (exchange.auth !== 'none' && exchange.response?.status === 401);
+  return knownToFail(exchange.auth) || (exchange.auth !== 'none' && exchange.response?.status === 401);
+}
+
+/** A credential the run sends knowing it fails: a malformed header, an unknown or revoked key. */
+export function knownToFail(auth: AuthKind): boolean {
+  return auth === 'malformed' || auth === 'invalid';
 }
 
 /** When the exchange ended, on the run's clock (ms since the epoch): its answer read whole, or its failure. */

@@ -126,6 +126,12 @@ function pathOf(url: string): string {
   return api > 0 ? path.slice(api) : path;
 }
 
+/** The items of a list page's body; none where the body is not the envelope (PAG-1 judges that). */
+function itemsOf(e: Answered): readonly unknown[] {
+  const items = (parsed(e) as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items) ? items : [];
+}
+
 /**
  * A request whose credential is no live key, served (2xx): whatever its method, path, headers or
  * the order it came in, the clause of what it carried is broken. Only the checks' requests: the
@@ -154,9 +160,7 @@ function listedShaped(collection: 'workspaces' | 'governanceModels' | 'records',
     return answered(log)
       .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && pathOf(e.request.url) === list)
       .flatMap((e) => {
-        const items = (parsed(e) as { items?: unknown } | undefined)?.items;
-        if (!Array.isArray(items)) return [];
-        for (const [index, item] of items.entries()) {
+        for (const [index, item] of itemsOf(e).entries()) {
           const problems = schemaErrors(schema, item);
           if (problems.length > 0)
             return [{ reason: `${what} ${index} of ${describeRequest(e)} does not match the document: ${problems.slice(0, 3).join('; ')}`, exchange: e }];
@@ -188,10 +192,8 @@ function deletedKeysListed(log: readonly Exchange[], profile: Profile): Violatio
   return answers
     .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && pathOf(e.request.url) === apiKeyList)
     .flatMap((e) => {
-      const items = (parsed(e) as { items?: unknown } | undefined)?.items;
-      if (!Array.isArray(items)) return [];
       const asked = Date.parse(e.startedAt);
-      const listed = items
+      const listed = itemsOf(e)
         .map((item) => (item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idField] : undefined))
         .find((id) => typeof id === 'string' && (deletedAt.get(id) ?? Infinity) < asked);
       return listed === undefined

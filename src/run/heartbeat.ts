@@ -12,8 +12,6 @@ export interface HeartbeatOptions {
   readonly io: Output;
   /** The waits going on now (the pacer's, described by the broker). */
   readonly waits: () => readonly DescribedWait[];
-  /** Seconds the run probably still needs, or null when unknown. @default unknown until `countDown` hands it an estimate */
-  readonly remainingS?: () => number | null;
   /** Raw writes for a live line on a terminal; null in a log (CI). */
   readonly live: ((text: string) => void) | null;
   /**
@@ -54,7 +52,8 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   const quietMs = options.quietMs ?? 9_000;
   let lastSpoke = now();
   let liveShown = false;
-  let remainingS = options.remainingS ?? (() => null);
+  // Unknown until the run hands it an estimate (`countDown`).
+  let remainingS: () => number | null = () => null;
   const announced = new Set<number>();
   const erase = () => {
     if (liveShown) options.live?.(ERASE);

@@ -1,3 +1,4 @@
+import { knownToFail } from '../exchange.js';
 import type { Layer } from '../layer.js';
 
 /**
@@ -17,8 +18,7 @@ export type Acquire = (bucket: string, anonymous: boolean) => Promise<void>;
 export function pacing(acquire: Acquire): Layer {
   return (next) => async (request) => {
     if (request.spec.pace !== false && !request.acquired) {
-      const failed = request.auth === 'invalid' || request.auth === 'malformed';
-      await acquire(failed ? FAILED_CREDENTIAL_PACING : request.bucket, request.auth === 'none');
+      await acquire(knownToFail(request.auth) ? FAILED_CREDENTIAL_PACING : request.bucket, request.auth === 'none');
     }
     return next(request);
   };
