@@ -11,6 +11,7 @@ import type { HttpClient } from '../src/http/client.js';
 import { Pacer } from '../src/pacing/pacer.js';
 import { readReport, runCli } from './support/cli.js';
 import { liveRunKeys } from './support/live-keys.js';
+import { describe429s } from './support/rate-evidence.js';
 
 describe('spreading the main key over a pool', () => {
   const addressing = { baseUrl: 'http://target.test', keys: { main: 'sk_main', other: null }, extraHeaders: [] };
@@ -150,7 +151,7 @@ describe('a run with a key pool (--max-keys)', () => {
     expect(report.verdict).toBe('conformant');
     const keyed = [...received].filter(([who]) => who !== 'none' && who !== `Bearer ${mainKey}`);
     expect(keyed.filter(([, n]) => n >= 3).length).toBeGreaterThanOrEqual(2);
-    expect(refusals).toBe(0);
+    expect(refusals, describe429s(result.reportDir)).toBe(0);
     expect(keysLeft).toBe(0);
   }, 240_000);
 
@@ -158,7 +159,7 @@ describe('a run with a key pool (--max-keys)', () => {
     const { result, report, refusals, keysLeft } = await runWithPool({ modify: rateAccountBucket.modify! });
     expect(result.stdout).toContain('note: one key: keys of the account share one rate-limit budget');
     expect(report.verdict).toBe('conformant');
-    expect(report.environment.unplanned429).toBe(0);
+    expect(report.environment.unplanned429, describe429s(result.reportDir)).toBe(0);
     expect(refusals).toBe(0);
     expect(keysLeft).toBe(0);
   }, 240_000);

@@ -87,6 +87,24 @@ describe('pacer', () => {
     await pacer.acquire('k', false);
     expect(pacer.delay('k', false)).toBe(10_000);
   });
+
+  test('answers read out of order never give a window back the budget a later answer spent', async () => {
+    // Eight requests in flight at once (GEN-3) are answered in any order: the one the target
+    // counted first may be read last. Its Remaining is older news, not budget come back.
+    const c = clock();
+    const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+    const reset = c.now() / 1000 + 10;
+    pacer.observe('k', false, 200, headers(4, reset), false);
+    for (let i = 0; i < 4; i++) await pacer.acquire('k', false);
+    // Counted by the target as 3, 2, 1, 0 left; read as 0, 1, 2, 3.
+    for (const remaining of [0, 1, 2, 3]) pacer.observe('k', false, 200, headers(remaining, reset), true);
+    expect(pacer.delay('k', false)).toBe(10_000);
+    // An answer of the window before, read after one of the next, is older news too.
+    c.advance(10_000);
+    pacer.observe('k', false, 200, headers(99, reset + 60), false);
+    pacer.observe('k', false, 200, headers(5, reset), false);
+    expect(pacer.standing('k').room).toBe(99);
+  });
 });
 
 describe('pacer reservations and fresh windows', () => {

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import { startReference } from '../reference/server.js';
 import { HttpClient, ReadOnlyRefusal } from '../src/http/client.js';
 import { readReport } from './support/cli.js';
+import { describe429s } from './support/rate-evidence.js';
 import { runAgainst } from './hostile/run.js';
 
 // --read-only is for production: whatever suites exist, the run changes nothing on the target.
@@ -22,7 +23,10 @@ test('a read-only run sends no request but GET, HEAD or OPTIONS, exhausts no bud
     expect(seen.length).toBeGreaterThan(50);
     expect(seen.filter((r) => !SAFE.has(r.method)).map((r) => `${r.method} ${r.url}`)).toEqual([]);
     // No rate-limit exhaustion either: not one 429.
-    expect(seen.filter((r) => r.status === 429).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    expect(
+      seen.filter((r) => r.status === 429).map((r) => `${r.method} ${r.url}`),
+      describe429s(result.reportDir),
+    ).toEqual([]);
     const report = readReport(result);
     expect(report.complete).toBe(false);
     expect(report.resources.created).toEqual([]);

@@ -75,6 +75,8 @@ interface BucketState {
   lastSeenAt: number | null;
   /** Whether the last response carried a plausible Reset (the window's end is known). */
   resetKnown: boolean;
+  /** The plausible Reset (Unix seconds, as sent) of the answer `remaining` was read from: which window it is of. */
+  window: number | null;
 }
 
 const LONG_WAIT_MS = 2000;
@@ -274,6 +276,7 @@ export class Pacer {
       state.remaining = null;
       state.resetAt = null;
       state.reserved = 0;
+      state.window = null;
     }
     // Never more than the ceiling less one held back, so that a tiny ceiling still lets work through.
     const held = Math.min(this.#options.holdBack?.(bucket) ?? 0, state.ceiling - 1);
@@ -329,8 +332,19 @@ export class Pacer {
       return;
     }
     if (headers.remaining === null || headers.remaining < 0) return;
+    // Answers are read in any order (requests in flight at once): one of a window before, or of this
+    // window with more left, was counted before the answer already read, and is older news, not
+    // budget come back. Only a Unix-time Reset orders windows; without one, the last answer read stands.
+    const window = reset === null ? null : headers.reset;
+    if (
+      window !== null &&
+      state.window !== null &&
+      (window < state.window || (window === state.window && state.remaining !== null && headers.remaining > state.remaining))
+    )
+      return;
     state.remaining = headers.remaining;
     state.resetAt = reset;
+    state.window = window;
   }
 
   #plausibleReset(reset: number | null, now: number, margin: number): number | null {
@@ -353,6 +367,7 @@ export class Pacer {
         sent: [],
         lastSeenAt: null,
         resetKnown: false,
+        window: null,
       };
       this.#buckets.set(bucket, state);
     }
