@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { referenceProfile } from '../reference/server.js';
-import { startHeartbeat } from '../src/run/heartbeat.js';
+import { countingDown, startHeartbeat } from '../src/run/heartbeat.js';
 import { slowReference, spawnConformance } from './support/spawned.js';
 
 // Issue 23: a run never goes silent in a CI log while it waits; what it says it waits for is true.
@@ -74,5 +74,12 @@ describe('the heartbeat', () => {
     } finally {
       beat.stop();
     }
+  });
+
+  test('counts down: a rise of the estimate within its noise keeps the figure last said; a larger rise is said', () => {
+    const said: (number | null)[] = [];
+    let last: number | null = null;
+    for (const estimate of [null, 40, 37, 38.5, 36, 39, 60, 58]) said.push((last = countingDown(last, estimate)));
+    expect(said).toEqual([null, 40, 37, 37, 36, 36, 60, 58]);
   });
 });

@@ -71,9 +71,10 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
       options.io.err(line);
     },
   };
+  let said: number | null = null;
   const tick = () => {
     const waits = options.waits();
-    const left = remainingS();
+    const left = (said = countingDown(said, remainingS()));
     const run = left === null ? '' : `; the run needs about ${formatS(left)} more`;
     if (options.live) {
       if (waits.length === 0) return erase();
@@ -100,6 +101,23 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
       erase();
     },
   };
+}
+
+/**
+ * The remaining time as the heartbeat says it: a countdown. The estimate may rise a little between
+ * two readings with no news behind it (a window's end is read before the next window's first
+ * answer; a check sent a few requests more than planned; whole seconds round), and a line that
+ * said 37 s and then 38 s would tell a reader the run fell behind. A rise within RISE_NOISE of the
+ * figure last said keeps that figure; a larger one is news, and is said.
+ */
+export function countingDown(last: number | null, estimate: number | null): number | null {
+  if (estimate === null || last === null || estimate <= last) return estimate;
+  return estimate - last <= riseNoise(last) ? last : estimate;
+}
+
+/** A rise of the estimate that is not news: two seconds, or a tenth of the figure (the estimate is good to a quarter). */
+function riseNoise(lastS: number): number {
+  return Math.max(2, lastS / 10);
 }
 
 /** The longest wait first: "waiting 14 s more for the rate-limit window (the main key), 6 s so far, until 12:00:14 UTC". */
