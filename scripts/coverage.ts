@@ -21,11 +21,13 @@ import {
 } from '../src/clauses/dimensions.js';
 import type { CheckRecord } from '../src/check/outcome.js';
 import type { ConformanceDocument } from '../src/report/document.js';
-import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
+import { ESTIMATE_PROPERTY_RUNS, ESTIMATES_FILE, loadEstimates, type RequestEstimates } from '../src/run/estimates.js';
 import { exploreBudget } from '../src/check/explore-budget.js';
 import { propertyBudget } from '../src/check/property-budget.js';
 import { readReport, runCli } from '../test/support/cli.js';
 import { renderVariation } from './support/catalogues.js';
+import { SelectionError, selectionOf } from './support/selection.js';
+import { moved, shape } from './support/estimate-drift.js';
 
 export const COVERAGE_FILE = fileURLToPath(new URL('../docs/coverage.md', import.meta.url));
 
@@ -35,10 +37,9 @@ export function mutantsFor(id: ClauseId): MutantName[] {
 }
 
 /** docs/coverage.md: clause → checks → mutants that prove the checks can fail. */
-export function renderCoverage(report: ConformanceDocument, exchanges: readonly TappedExchange[], onStale?: (stale: StaleReason) => void): string {
+export function renderCoverage(measured: CheckSpans, onStale?: (stale: StaleReason) => void): string {
   const rows = CLAUSE_IDS.map((id) => {
-    const clause = report.clauses.find((c) => c.id === id);
-    const checks = [...new Set((clause?.checks ?? []).map((c) => c.title))];
+    const checks = [...new Set(measured.checks.filter((c) => c.clause === id).map((c) => c.title))];
     const mutants = mutantsFor(id).map((name) => `\`${name}\`${KNOWN_SURVIVORS[name] ? ' (known survivor)' : ''}`);
     const proof = mutants.length > 0 ? mutants.join(', ') : `none: ${CLAUSES_WITHOUT_MUTANT[id] ?? 'MISSING'}`;
     return `| ${id} | ${CLAUSES[id].level} | ${checks.length === 0 ? '(no check)' : checks.join('<br>')} | ${proof} |`;
@@ -56,7 +57,7 @@ export function renderCoverage(report: ConformanceDocument, exchanges: readonly 
     '|---|---|---|---|',
     ...rows,
     '',
-    ...renderDimensions(report, exchanges, onStale),
+    ...renderDimensions(measured, onStale),
     ...renderVariation(),
   ].join('\n');
 }
@@ -77,6 +78,102 @@ type Spans = Record<Dimension, Set<string>>;
 const DIMENSIONS = Object.keys(VOCABULARY) as Dimension[];
 const emptySpans = (): Spans => Object.fromEntries(DIMENSIONS.map((d) => [d, new Set<string>()])) as Spans;
 const addAll = (into: Spans, from: Spans) => DIMENSIONS.forEach((d) => from[d].forEach((v) => into[d].add(v)));
+
+/** The values of each dimension some exchanges visited, in the vocabulary's order (as JSON holds them). */
+export type Visited = Partial<Record<Dimension, readonly string[]>>;
+
+/** One check of the measured run: who it is, its title, what its own exchanges visited, what it declares. */
+export interface MeasuredSpans {
+  readonly clause: ClauseId;
+  readonly key: string;
+  readonly title: string;
+  readonly visited: Visited;
+  readonly dimensions?: CheckRecord['dimensions'];
+}
+
+/**
+ * fixtures/check-spans.json: what each check of the measured run visited, and the preflight. The
+ * coverage page is rendered from it, so that re-measuring some families (`--only`) replaces
+ * their checks' entries and keeps the others', as the request estimates do.
+ */
+export interface CheckSpans {
+  readonly preflight: Visited;
+  readonly checks: readonly MeasuredSpans[];
+}
+
+export const SPANS_FILE = fileURLToPath(new URL('../fixtures/check-spans.json', import.meta.url));
+
+const ordered = (d: Dimension, values: Iterable<string>) => {
+  const order: readonly string[] = VOCABULARY[d];
+  const rank = (v: string) => (order.includes(v) ? order.indexOf(v) : order.length);
+  return [...values].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+};
+const visitedOf = (spans: Spans): Visited => Object.fromEntries(DIMENSIONS.filter((d) => spans[d].size > 0).map((d) => [d, ordered(d, spans[d])]));
+const spansOfVisited = (visited: Visited): Spans => {
+  const spans = emptySpans();
+  for (const d of DIMENSIONS) visited[d]?.forEach((v) => spans[d].add(v));
+  return spans;
+};
+
+/** The spans of exchanges, from what the tap wrote of each. */
+function observed(rows: readonly TappedExchange[]): Spans {
+  const spans = emptySpans();
+  for (const row of rows) {
+    spans.endpoints.add(endpointOf(row.path));
+    spans.methods.add(row.method);
+    spans.credentials.add(row.credential);
+    const status = statusClass(row.status ?? 0);
+    if (status !== null) spans.statuses.add(status);
+    for (const body of row.bodies ?? []) {
+      // The tap's words and the vocabulary's must agree, or the column would say what no scope can name.
+      if (!(VOCABULARY.bodies as readonly string[]).includes(body))
+        throw new Error(`the exchange tap wrote the body class "${body}", which VOCABULARY.bodies does not name`);
+      spans.bodies.add(body);
+    }
+  }
+  return spans;
+}
+
+/** What each check of a run visited, from its report and the exchanges the tap wrote. */
+export function spansOf(report: ConformanceDocument, exchanges: readonly TappedExchange[]): CheckSpans {
+  const ownRows = new Map<string, TappedExchange[]>();
+  for (const row of exchanges) ownRows.set(row.check, [...(ownRows.get(row.check) ?? []), row]);
+  return {
+    preflight: visitedOf(observed(ownRows.get('preflight') ?? [])),
+    // The tap knows a check by the name it ran under, its clause and title.
+    checks: checksOf(report).map((c) => ({
+      clause: c.clause,
+      key: c.key,
+      title: c.title,
+      visited: visitedOf(observed(ownRows.get(`${c.clause} ${c.title}`) ?? [])),
+      ...(c.dimensions ? { dimensions: c.dimensions } : {}),
+    })),
+  };
+}
+
+/** fixtures/check-spans.json: one line a check, so that a re-measured family's diff shows its checks. */
+export function renderSpans(spans: CheckSpans): string {
+  const checks = spans.checks.map((c) => `  ${JSON.stringify(c)}`).join(',\n');
+  return `{\n "preflight": ${JSON.stringify(spans.preflight)},\n "checks": [\n${checks}\n ]\n}\n`;
+}
+
+/** Whether `--only`'s selection (families and clause IDs) holds the clause. */
+export function selects(only: readonly string[], clause: ClauseId): boolean {
+  return only.includes(clause) || only.includes(familyOf(clause));
+}
+
+/**
+ * The stored checks with those of the selected clauses replaced by the fresh ones, in the
+ * catalogue's order of clauses (a run's reports keep it), each clause's checks as measured.
+ */
+export function merged<T extends { readonly clause: ClauseId }>(stored: readonly T[], fresh: readonly T[], only: readonly string[]): T[] {
+  const kept = [...stored.filter((c) => !selects(only, c.clause)), ...fresh.filter((c) => selects(only, c.clause))];
+  const rank = (c: T) => CLAUSE_IDS.indexOf(c.clause);
+  return kept
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+    .map(({ c }) => c);
+}
 
 /**
  * The endpoint of a request path, as VOCABULARY.endpoints names it: the document's list and
@@ -149,46 +246,22 @@ export const checkId = (c: { clause: ClauseId; key: string }): string => `${c.cl
  * the clause visits.
  */
 export function renderDimensions(
-  report: ConformanceDocument,
-  exchanges: readonly TappedExchange[],
+  measured: CheckSpans,
   /** Called for each reason a check made stale: without it, a stale reason stops the table. */
   onStale?: (stale: StaleReason) => void,
   notReached: NotReachedTable = NOT_REACHED,
 ): string[] {
-  const checks = checksOf(report);
-
-  const observed = (rows: readonly TappedExchange[]): Spans => {
-    const spans = emptySpans();
-    for (const row of rows) {
-      spans.endpoints.add(endpointOf(row.path));
-      spans.methods.add(row.method);
-      spans.credentials.add(row.credential);
-      const status = statusClass(row.status ?? 0);
-      if (status !== null) spans.statuses.add(status);
-      for (const body of row.bodies ?? []) {
-        // The tap's words and the vocabulary's must agree, or the column would say what no scope can name.
-        if (!(VOCABULARY.bodies as readonly string[]).includes(body))
-          throw new Error(`the exchange tap wrote the body class "${body}", which VOCABULARY.bodies does not name`);
-        spans.bodies.add(body);
-      }
-    }
-    return spans;
-  };
-  const ownRows = new Map<string, TappedExchange[]>();
-  for (const row of exchanges) ownRows.set(row.check, [...(ownRows.get(row.check) ?? []), row]);
-  // The tap knows a check by the name it ran under, its clause and title.
-  const own = (c: CheckRecord) => observed(ownRows.get(`${c.clause} ${c.title}`) ?? []);
-
+  const { checks } = measured;
   // A check's own span: its exchanges and its declaration. A judge's: its own and, beside, the
   // spans of the checks whose exchanges it judges (the whole run's, preflight included, for 'run').
   const base = new Map(
     checks.map((c) => {
-      const spans = own(c);
+      const spans = spansOfVisited(c.visited);
       for (const d of DECLARED) c.dimensions?.[d as 'states' | 'values' | 'filters']?.forEach((v) => spans[d].add(v));
       return [checkId(c), spans] as const;
     }),
   );
-  const everything = observed(exchanges.filter((row) => row.check === 'preflight'));
+  const everything = spansOfVisited(measured.preflight);
   for (const spans of base.values()) addAll(everything, spans);
   const byClause = new Map<ClauseId, { own: Spans; judged: Spans }>();
   for (const c of checks) {
@@ -202,11 +275,6 @@ export function renderDimensions(
     byClause.set(c.clause, clause);
   }
 
-  const ordered = (d: Dimension, values: Iterable<string>) => {
-    const order: readonly string[] = VOCABULARY[d];
-    const rank = (v: string) => (order.includes(v) ? order.indexOf(v) : order.length);
-    return [...values].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  };
   const isEndpoint = (v: string) => (EVERY_ENDPOINT as readonly string[]).includes(v);
   const list = (d: Dimension, values: Set<string>, already: Set<string>) => {
     const all = ordered(d, values);
@@ -303,13 +371,12 @@ export function renderDimensions(
 }
 
 /**
- * fixtures/request-estimates.json: what each check cost in the same run, the data behind
- * `--dry-run`'s estimate. Measured with 10 cases per property (and the explorer's share of them);
- * the generated cases' and drawn sequences' requests are kept apart, so that an estimate scales
- * them to the run's budget.
+ * What each check of a run cost, for fixtures/request-estimates.json: the data behind `--dry-run`'s
+ * estimate. Measured with 10 cases per property (and the explorer's share of them); the generated
+ * cases' and drawn sequences' requests are kept apart, so that an estimate scales them to the run's budget.
  */
-export function renderEstimates(report: ConformanceDocument): string {
-  const checks = checksOf(report).map((c) => ({
+export function estimatesOf(report: ConformanceDocument): RequestEstimates['checks'] {
+  return checksOf(report).map((c) => ({
     clause: c.clause,
     key: c.key,
     ...(c.suite ? { suite: c.suite } : {}),
@@ -322,7 +389,11 @@ export function renderEstimates(report: ConformanceDocument): string {
     ...(c.exploreRequests ? { exploreRequests: c.exploreRequests } : {}),
     ...(c.exploreKeys ? { exploreKeys: c.exploreKeys } : {}),
   }));
-  const measuredWith = { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1, explore: ESTIMATE_EXPLORE };
+}
+
+/** fixtures/request-estimates.json, of the checks given, measured by a run of `keys` keys. */
+export function renderEstimates(checks: RequestEstimates['checks'], keys: number | undefined): string {
+  const measuredWith = { target: 'embedded reference', propertyRuns: ESTIMATE_PROPERTY_RUNS, seed: 1, explore: ESTIMATE_EXPLORE, ...(keys ? { keys } : {}) };
   const estimates: RequestEstimates = { measuredWith, checks };
   return `${JSON.stringify(estimates, null, 2)}\n`;
 }
@@ -333,18 +404,41 @@ export function renderEstimates(report: ConformanceDocument): string {
  */
 const ESTIMATE_EXPLORE = exploreBudget(propertyBudget());
 
+/** The generated files, as rendered, and the reasons the run made stale. */
+export interface Generated {
+  readonly coverage: string;
+  readonly estimates: string;
+  readonly spans: string;
+  readonly notReached: string;
+  readonly stale: readonly StaleReason[];
+  /**
+   * Of a partial run, the checks it re-measured whose cost moved beyond the jitter of one-second
+   * windows, each with how: a cost that depends on what other families wrote (PAG-6 walks the
+   * submissions SUB made) is the whole run's to measure.
+   */
+  readonly moved: readonly string[];
+}
+
 /**
  * Runs the suite against the embedded reference and renders the generated files: the coverage
- * page, the request estimates, and the reasons for values no check visits, less those a check
- * now visits (`stale`: dropped, so that a new check needs no edit elsewhere).
+ * page, the request estimates and what each check visited, and the reasons for values no check
+ * visits, less those a check now visits (`stale`: dropped, so that a new check needs no edit
+ * elsewhere). With `only` (families and clause IDs, as `--only` takes them), the run measures those
+ * clauses' checks alone, and their entries replace the stored ones: a check added to a family
+ * costs that family's run, not the whole suite's.
  */
-export async function generateCoverage(): Promise<{ coverage: string; estimates: string; notReached: string; stale: readonly StaleReason[] }> {
+export async function generateCoverage(only: readonly string[] = []): Promise<Generated> {
   // The exchanges of the run, as the tap preloaded into the CLI's process writes them at exit.
   const scratch = mkdtempSync(join(tmpdir(), 'coverage-tap-'));
   const tapFile = join(scratch, 'exchanges.json');
   try {
     const tap = `--import=${pathToFileURL(TAP).href}`;
-    const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS), '--explore', String(ESTIMATE_EXPLORE)], {
+    // A partial run spreads its work over the keys the whole run did: with a pool or without, a
+    // check sends on other keys (AUTH-1's probes carry a pool key, or create a key of their own).
+    const stored = only.length > 0 ? loadEstimates() : null;
+    const keys = stored?.measuredWith.keys;
+    const selection = only.length > 0 ? ['--only', only.join(','), ...(keys ? ['--max-keys', String(keys)] : [])] : [];
+    const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS), '--explore', String(ESTIMATE_EXPLORE), ...selection], {
       EXCHANGE_TAP_FILE: tapFile,
       NODE_OPTIONS: [process.env.NODE_OPTIONS, tap].filter(Boolean).join(' '),
     });
@@ -352,9 +446,29 @@ export async function generateCoverage(): Promise<{ coverage: string; estimates:
     const report = readReport(result);
     const exchanges = JSON.parse(readFileSync(tapFile, 'utf8')) as TappedExchange[];
     if (exchanges.length === 0) throw new Error('the exchange tap recorded nothing: has Broker.record moved?');
+    const fresh = spansOf(report, exchanges);
+    // Of a partial run, its checks only: the preflight is the whole run's, as last measured.
+    const storedSpans = only.length > 0 ? (JSON.parse(readFileSync(SPANS_FILE, 'utf8')) as CheckSpans) : null;
+    const spans: CheckSpans = storedSpans ? { preflight: storedSpans.preflight, checks: merged(storedSpans.checks, fresh.checks, only) } : fresh;
+    const measured = estimatesOf(report);
+    const estimates = stored ? merged(stored.checks, measured, only) : measured;
+    const before = new Map((stored?.checks ?? []).map((c) => [checkId(c), c]));
+    const movedChecks = measured.flatMap((m) => {
+      const c = before.get(checkId(m));
+      if (!c || !selects(only, m.clause)) return [];
+      const how = JSON.stringify(shape(c)) === JSON.stringify(shape(m)) ? moved(c, m) : ['its kinds of request or facts changed'];
+      return how.length > 0 ? [`${checkId(m)}: ${how.join(', ')}`] : [];
+    });
     const stale: StaleReason[] = [];
-    const coverage = renderCoverage(report, exchanges, (reason) => stale.push(reason));
-    return { coverage, estimates: renderEstimates(report), notReached: withoutStale(NOT_REACHED, stale), stale };
+    const coverage = renderCoverage(spans, (reason) => stale.push(reason));
+    return {
+      coverage,
+      estimates: renderEstimates(estimates, stored ? keys : report.environment.schedule?.keys),
+      spans: renderSpans(spans),
+      notReached: withoutStale(NOT_REACHED, stale),
+      stale,
+      moved: movedChecks,
+    };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -363,11 +477,27 @@ export async function generateCoverage(): Promise<{ coverage: string; estimates:
 const TAP = fileURLToPath(new URL('./support/exchange-tap.mjs', import.meta.url));
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const generated = await generateCoverage();
+  let only: string[];
+  try {
+    only = selectionOf(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof SelectionError)) throw error;
+    process.stderr.write(`coverage: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (only.length > 0) process.stdout.write(`measuring ${only.join(', ')}: the other checks' entries stay as stored\n`);
+  else if (process.argv.includes('--changed')) process.stdout.write('no suite file of a family alone changed: measuring the whole suite\n');
+  const generated = await generateCoverage(only);
   writeFileSync(COVERAGE_FILE, generated.coverage);
   writeFileSync(ESTIMATES_FILE, generated.estimates);
+  writeFileSync(SPANS_FILE, generated.spans);
   writeFileSync(NOT_REACHED_FILE, generated.notReached);
   for (const { id, dimension, value } of generated.stale)
     process.stdout.write(`dropped the reason for ${id} ${dimension} "${value}" from ${NOT_REACHED_FILE}: a check reaches it now\n`);
-  process.stdout.write(`wrote ${COVERAGE_FILE} and ${ESTIMATES_FILE}\n`);
+  process.stdout.write(`wrote ${COVERAGE_FILE}, ${ESTIMATES_FILE} and ${SPANS_FILE}\n`);
+  for (const line of generated.moved) process.stdout.write(`moved: ${line}\n`);
+  if (generated.moved.length > 0)
+    process.stdout.write(
+      `${generated.moved.length} re-measured check(s) cost other than the whole run measured: a cost may depend on what other families wrote; npm run coverage measures the whole suite\n`,
+    );
 }

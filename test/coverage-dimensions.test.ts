@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { renderDimensions, withoutStale, type StaleReason } from '../scripts/coverage.js';
+import { renderDimensions, spansOf, withoutStale, type StaleReason } from '../scripts/coverage.js';
 import { CLAUSE_SCOPE, GAP_CAUSES, NOT_REACHED, VOCABULARY, type Dimension, type NotReachedTable } from '../src/clauses/dimensions.js';
 import type { ClauseId } from '../src/clauses/catalogue.js';
 import type { ConformanceDocument } from '../src/report/document.js';
@@ -11,7 +11,7 @@ import type { ConformanceDocument } from '../src/report/document.js';
 const noChecks = { clauses: [] } as unknown as ConformanceDocument;
 
 test('a value a clause reaches that no check visits, without a reason, stops the table', () => {
-  expect(() => renderDimensions(noChecks, [])).toThrow(/KEY-5 endpoints "records\/\{id\}": no check reaches it and NOT_REACHED gives no reason/);
+  expect(() => renderDimensions(spansOf(noChecks, []))).toThrow(/KEY-5 endpoints "records\/\{id\}": no check reaches it and NOT_REACHED gives no reason/);
 });
 
 test('a reason for a value a check reaches is stale: the script drops it from the data, or the table stops without a hand to drop it', () => {
@@ -21,10 +21,10 @@ test('a reason for a value a check reaches is stale: the script drops it from th
   const table = { 'RATE-6': NOT_REACHED['RATE-6'], 'KEY-3': NOT_REACHED['KEY-3'] } as NotReachedTable;
   const report = { clauses: [{ id: 'RATE-6', checks: [record] }] } as unknown as ConformanceDocument;
   const stale: StaleReason[] = [];
-  expect(() => renderDimensions(report, tapped, (reason) => stale.push(reason), table)).toThrow(/no check reaches it/);
+  expect(() => renderDimensions(spansOf(report, tapped), (reason) => stale.push(reason), table)).toThrow(/no check reaches it/);
   expect(stale).toEqual([{ id: 'RATE-6', dimension: 'credentials', value: 'second account' }]);
   expect(JSON.parse(withoutStale(table, stale))).toEqual({ 'KEY-3': NOT_REACHED['KEY-3'] });
-  expect(() => renderDimensions(report, tapped, undefined, table)).toThrow(
+  expect(() => renderDimensions(spansOf(report, tapped), undefined, table)).toThrow(
     /RATE-6 credentials "second account": NOT_REACHED gives a reason, but a check reaches it \(stale\)/,
   );
 });

@@ -19,7 +19,14 @@ export const ESTIMATE_PROPERTY_RUNS = 10;
  */
 export interface RequestEstimates {
   /** `explore`: the sequences the explorer drew (absent from files measured before `--explore`: 1). */
-  readonly measuredWith: { readonly target: string; readonly propertyRuns: number; readonly seed: number; readonly explore?: number };
+  readonly measuredWith: {
+    readonly target: string;
+    readonly propertyRuns: number;
+    readonly seed: number;
+    readonly explore?: number;
+    /** The keys the measured run spread its work over (its pool and the configured key): a partial re-measure uses as many. */
+    readonly keys?: number;
+  };
   readonly checks: readonly {
     clause: ClauseId;
     key: string;
