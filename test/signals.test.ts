@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test, type TestContext } from 'vitest';
+import { describe, expect, test, vi, type TestContext } from 'vitest';
 import { referenceProfile, type ReferenceApp } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
-import { BURST_MS } from '../src/run/interrupt.js';
+import { BURST_MS, meaningOf } from '../src/run/interrupt.js';
 import { REFRESH_EVERY_MS } from '../src/run/provisional-report.js';
 import { sleep } from '../src/sleep.js';
 import { untilKeyLive } from './support/live-keys.js';
@@ -24,7 +24,7 @@ function expectWholeFiles(dir: string): void {
 
 describe.concurrent('a signal ends a run cleanly', () => {
   /** A run against 20-s windows and 40 requests a key, spread over 10 keys: it soon waits for a window. */
-  async function runUntilWaiting(onTestFinished: TestContext['onTestFinished'], modify?: (reference: ReferenceApp) => void) {
+  async function runUntilWaiting(onTestFinished: TestContext['onTestFinished'], modify?: (reference: ReferenceApp) => void, options: { ipc?: boolean } = {}) {
     const ref = await slowReference(20, 40, referenceProfile(), modify);
     // Per test, not afterEach: the tests run at once, and one's end must not stop another's run.
     const closers: (() => Promise<void>)[] = [];
@@ -33,7 +33,7 @@ describe.concurrent('a signal ends a run cleanly', () => {
     });
     closers.push(() => ref.target.close());
     const reportDir = join(ref.cwd, 'reports');
-    const run = spawnConformance(['--profile', ref.profileFile, '--report-dir', reportDir, '--max-keys', '10', '--skip', 'RATE'], ref.env, ref.cwd);
+    const run = spawnConformance(['--profile', ref.profileFile, '--report-dir', reportDir, '--max-keys', '10', '--skip', 'RATE'], ref.env, ref.cwd, options);
     closers.unshift(async () => void run.child.kill('SIGKILL'));
     await run.waitFor(/waiting \d+ s more for/, 120_000);
     expect(ref.live().length).toBeGreaterThanOrEqual(9);
@@ -73,6 +73,25 @@ describe.concurrent('a signal ends a run cleanly', () => {
     },
   );
 
+  test("the launcher's exit heard before the group's SIGTERM is one stop: every key deleted, SIGTERM's status and report", async ({ onTestFinished }) => {
+    // A runner signals the group: the launcher, killed with it, goes away, and the run may hear
+    // that before its own copy of the SIGTERM (seen under load, npx: "SIGTERM again: exiting now",
+    // five keys left live).
+    const { ref, reportDir, run } = await runUntilWaiting(onTestFinished, undefined, { ipc: true });
+    // Its exit, not `done`: a child whose channel its parent disconnected never emits 'close'.
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      run.child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    run.child.disconnect();
+    await run.waitFor(/^SIGHUP: stopping the checks/, 10_000);
+    run.child.kill('SIGTERM');
+    expect(await exited, run.text()).toEqual({ code: 143, signal: null });
+    expect(run.text()).not.toContain('again: exiting now');
+    expect(ref.live(), run.text()).toEqual([]);
+    const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceDocument;
+    expect(report.stopped?.signal).toBe('SIGTERM');
+  });
+
   test('a second signal exits at once, naming the keys still live and the cleanup command that then deletes them', async ({ onTestFinished }) => {
     let hang = false;
     const { ref, reportDir, run } = await runUntilWaiting(onTestFinished, (reference) =>
@@ -100,6 +119,19 @@ describe.concurrent('a signal ends a run cleanly', () => {
   });
 });
 
+describe('what a signal means to a run', () => {
+  test('within the burst any signal is the first stop; one that comes with the launcher going names it; after a pause, a second', () => {
+    const first = { signal: 'SIGTERM', at: 0, launcherGone: false } as const;
+    expect(meaningOf(null, 'SIGINT', 0)).toBe('first');
+    expect(meaningOf(first, 'SIGTERM', BURST_MS - 1)).toBe('same');
+    // A group's SIGTERM and the launcher's exit reach the run in either order, as one cancel.
+    expect(meaningOf(first, 'SIGHUP', 10)).toBe('same');
+    expect(meaningOf({ signal: 'SIGHUP', at: 0, launcherGone: true }, 'SIGTERM', 10)).toBe('adopt');
+    expect(meaningOf(first, 'SIGTERM', BURST_MS)).toBe('second');
+    expect(meaningOf({ signal: 'SIGHUP', at: 0, launcherGone: true }, 'SIGINT', BURST_MS + 5)).toBe('second');
+  });
+});
+
 describe('a run killed outright', () => {
   test('leaves whole files that say it did not finish and name the keys that may be live, which `cleanup` then deletes', async () => {
     // 20 requests a key a minute: KEY-4 to KEY-7 each begin by creating a key, then wait for a window.
@@ -113,8 +145,15 @@ describe('a run killed outright', () => {
     try {
       await run.waitFor(/waiting \d+ s more for/, 60_000);
       const live = await untilKeyLive(() => ref.live(), 120_000);
-      // The provisional report is written again at most once a second as the ledger changes.
-      await sleep(REFRESH_EVERY_MS + 500);
+      // The provisional report is written again at most once a second as the ledger changes: the
+      // kill comes once it names every live key (waited for, not slept: a loaded machine writes later).
+      await vi.waitFor(
+        () => {
+          const provisional = readFileSync(join(reportDir, 'summary.md'), 'utf8');
+          for (const name of live) expect(provisional).toContain(name);
+        },
+        { timeout: 30_000, interval: REFRESH_EVERY_MS / 4 },
+      );
       run.child.kill('SIGKILL');
       await run.done;
       expectWholeFiles(reportDir);

@@ -6,7 +6,7 @@ export type StopSignal = keyof typeof SIGNAL_EXIT;
 const SIGNALS = Object.keys(SIGNAL_EXIT) as StopSignal[];
 
 export interface Interrupt {
-  /** The first signal received, or null while none was. */
+  /** The signal that stops the run (the first received, or the one the launcher's exit came with), or null while none was. */
   readonly signal: StopSignal | null;
   /** Resolves with the first signal. */
   readonly received: Promise<StopSignal>;
@@ -33,6 +33,26 @@ const CLAIM_EVERY_MS = 100;
  */
 export const BURST_MS = 1000;
 
+/** The first stop a run heard: its signal, when, and whether it was the launcher going away (heard as SIGHUP). */
+export interface FirstStop {
+  readonly signal: StopSignal;
+  readonly at: number;
+  readonly launcherGone: boolean;
+}
+
+/**
+ * What a signal means to a run that heard `first` (null: none yet). Within BURST_MS of the first,
+ * any signal is the same stop: a runner signals the group, npm forwards its copy, and the launcher,
+ * killed with the group, goes away, in whatever order they reach the run (on a loaded machine the
+ * launcher's going came before the group's SIGTERM). Where the first was the launcher going away,
+ * the signal that came with it names the stop (`adopt`). After a pause, a signal is a second one.
+ */
+export function meaningOf(first: FirstStop | null, signal: StopSignal, at: number): 'first' | 'same' | 'adopt' | 'second' {
+  if (first === null) return 'first';
+  if (at - first.at >= BURST_MS) return 'second';
+  return first.launcherGone ? 'adopt' : 'same';
+}
+
 /**
  * SIGINT (Ctrl-C; GitHub Actions' cancel), SIGTERM (GitLab, Docker, Kubernetes) and SIGHUP (a
  * closed terminal) end a run the same way, as k6 does: the first stops the checks and lets the
@@ -40,27 +60,34 @@ export const BURST_MS = 1000;
  * with the status of that signal, after `onSecond` has said what is left.
  */
 export function onInterrupt(io: Output, hooks: InterruptHooks): Interrupt {
-  let signal: StopSignal | null = null;
+  let first: FirstStop | null = null;
   let resolve!: (signal: StopSignal) => void;
   const received = new Promise<StopSignal>((r) => (resolve = r));
-  let firstAt = 0;
-  const handler = (which: NodeJS.Signals) => {
-    const now = which as StopSignal;
-    if (signal !== null) {
-      if (now === signal && Date.now() - firstAt < BURST_MS) return;
-      io.err(`${now} again: exiting now`);
-      hooks.onSecond(now);
-      process.exit(SIGNAL_EXIT[now]);
+  const heard = (now: StopSignal, launcherGone: boolean) => {
+    const at = Date.now();
+    switch (meaningOf(first, now, at)) {
+      case 'same':
+        return;
+      case 'adopt':
+        first = { ...first!, signal: now, launcherGone: false };
+        io.err(`${now}: the same stop as the launcher's exit, named by its signal`);
+        return;
+      case 'second':
+        io.err(`${now} again: exiting now`);
+        hooks.onSecond(now);
+        process.exit(SIGNAL_EXIT[now]);
+        return;
+      case 'first':
+        first = { signal: now, at, launcherGone };
+        hooks.onFirst(now);
+        resolve(now);
     }
-    signal = now;
-    firstAt = Date.now();
-    hooks.onFirst(now);
-    resolve(now);
   };
+  const handler = (which: NodeJS.Signals) => heard(which as StopSignal, false);
   // The launcher (bin/conformance.mjs) went away, killed outright: as a hangup, unless a signal
   // it forwarded already stops the run.
   const launcherGone = () => {
-    if (signal === null) handler('SIGHUP');
+    if (first === null) heard('SIGHUP', true);
   };
   for (const name of SIGNALS) process.on(name, handler);
   if (process.channel) process.on('disconnect', launcherGone);
@@ -72,7 +99,7 @@ export function onInterrupt(io: Output, hooks: InterruptHooks): Interrupt {
   let guard: NodeJS.Timeout | null = null;
   return {
     get signal() {
-      return signal;
+      return first?.signal ?? null;
     },
     received,
     claim: () => {

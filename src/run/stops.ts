@@ -124,8 +124,9 @@ export class RunStops {
   async stopped(stop: EarlyStop): Promise<number> {
     const io = this.#io;
     const { settings } = this.run;
-    const signal = 'signal' in stop ? stop.signal : null;
-    const why = 'signal' in stop ? `the run was interrupted by ${stop.signal}` : stop.targetGone;
+    // The signal as now known: the launcher's exit, heard first, may have come with a signal since.
+    const signal = 'signal' in stop ? (this.interrupt.signal ?? stop.signal) : null;
+    const why = 'signal' in stop ? `the run was interrupted by ${signal}` : stop.targetGone;
     if (!signal) io.err(`${why}: stopping the checks, then deleting the keys this run created (at most ${settings.teardownTimeoutMs / 1000} s)`);
     const teardownStart = Date.now();
     // null: the teardown itself failed (the target went away); the keys then stay in the ledger.

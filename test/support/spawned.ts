@@ -29,8 +29,10 @@ export interface Spawned {
 }
 
 /** `conformance ARGS` in a child process with only the given settings, its lines timed as they arrive (no TTY: a CI log). */
-export function spawnConformance(args: readonly string[], env: Record<string, string>, cwd: string): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnConformance(args: readonly string[], env: Record<string, string>, cwd: string, options: { ipc?: boolean } = {}): Spawned {
+  // With `ipc`, the run has the channel its launcher (bin/conformance.mjs) gives it: disconnecting it is the launcher going away.
+  const stdio = options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'];
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv(env), stdio: stdio as ['ignore', 'pipe', 'pipe'] });
   const startedAt = Date.now();
   const lines: TimedLine[] = [];
   const watchers: { pattern: RegExp; resolve: (line: TimedLine) => void }[] = [];
