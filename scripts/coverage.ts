@@ -413,8 +413,8 @@ export interface Generated {
   readonly stale: readonly StaleReason[];
   /**
    * Of a partial run, the checks it re-measured whose cost moved beyond the jitter of one-second
-   * windows, each with how: a cost that depends on what other families wrote (PAG-6 walks the
-   * submissions SUB made) is the whole run's to measure.
+   * windows, each with how: a check that was changed, or one whose cost depends on what other
+   * families wrote (PAG-6 walks the submissions SUB made), which is the whole run's to measure.
    */
   readonly moved: readonly string[];
 }
@@ -498,6 +498,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const line of generated.moved) process.stdout.write(`moved: ${line}\n`);
   if (generated.moved.length > 0)
     process.stdout.write(
-      `${generated.moved.length} re-measured check(s) cost other than the whole run measured: a cost may depend on what other families wrote; npm run coverage measures the whole suite\n`,
+      `${generated.moved.length} re-measured check(s) cost other than the whole run measured: as expected of a check you changed; of one you did not, its cost depends on what other families wrote, and npm run coverage measures the whole suite\n`,
     );
 }

@@ -107,7 +107,7 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
  * The remaining time as the heartbeat says it: a countdown. The estimate may rise a little between
  * two readings with no news behind it (a window's end is read before the next window's first
  * answer; a check sent a few requests more than planned; whole seconds round), and a line that
- * said 37 s and then 38 s would tell a reader the run fell behind. A rise within RISE_NOISE of the
+ * said 37 s and then 38 s would tell a reader the run fell behind. A rise within the noise (`riseNoise`) of the
  * figure last said keeps that figure; a larger one is news, and is said.
  */
 export function countingDown(last: number | null, estimate: number | null): number | null {
