@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { checkId, checksOf } from '../scripts/coverage.js';
+import { checkId, checksOf } from '../scripts/support/coverage-page.js';
 import { VOCABULARY } from '../src/clauses/dimensions.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { loadEstimates } from '../src/run/estimates.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { checkId, COVERAGE_FILE, generateCoverage, SPANS_FILE } from '../scripts/coverage.js';
+import { COVERAGE_FILE, generateCoverage, SPANS_FILE } from '../scripts/coverage.js';
+import { checkId } from '../scripts/support/coverage-page.js';
 import { ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
 import { NOT_REACHED_FILE } from '../src/clauses/dimensions.js';
 import { moved, shape } from '../scripts/support/estimate-drift.js';

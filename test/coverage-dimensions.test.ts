@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { renderDimensions, spansOf, withoutStale, type StaleReason } from '../scripts/coverage.js';
+import { renderDimensions, spansOf, withoutStale, type StaleReason } from '../scripts/support/coverage-page.js';
 import { CLAUSE_SCOPE, GAP_CAUSES, NOT_REACHED, VOCABULARY, type Dimension, type NotReachedTable } from '../src/clauses/dimensions.js';
 import type { ClauseId } from '../src/clauses/catalogue.js';
 import type { ConformanceDocument } from '../src/report/document.js';

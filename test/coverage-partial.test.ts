@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { checkId, COVERAGE_FILE, generateCoverage, merged, SPANS_FILE } from '../scripts/coverage.js';
+import { COVERAGE_FILE, generateCoverage, SPANS_FILE } from '../scripts/coverage.js';
+import { checkId, merged } from '../scripts/support/coverage-page.js';
 import { familiesOf, SelectionError, selectionOf } from '../scripts/support/selection.js';
 import { ESTIMATES_FILE, type RequestEstimates } from '../src/run/estimates.js';
 import type { ClauseId } from '../src/clauses/catalogue.js';

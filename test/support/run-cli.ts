@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ConformanceDocument } from '../../src/report/document.js';
+
+// The CLI run in a child process, and its report: what a script that only runs the CLI needs
+// (scripts/coverage.ts starts its measured run before it loads anything heavy), without the
+// reference server that cli.ts's other helpers start.
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin/conformance.mjs');
+
+/**
+ * The process the tests start is the run itself, without the launcher of bin/conformance.mjs in
+ * front of it: a test's signal or SIGKILL reaches the run alone. test/launchers.test.ts tests the launcher.
+ */
+export const DIRECT_RUN = { CONFORMANCE_LAUNCHED: 'direct' } as const;
+
+export interface CliResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly reportDir: string;
+}
+
+/** Runs the CLI in a child process, in a scratch directory, with only the given CONFORMANCE_* settings. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}, options: { timeoutMs?: number } = {}): Promise<CliResult> {
+  const cwd = mkdtempSync(join(tmpdir(), 'conformance-'));
+  const reportDir = join(cwd, 'reports');
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, '--report-dir', reportDir, ...args], {
+      cwd,
+      env: { ...clean, ...DIRECT_RUN, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ exitCode: code ?? -1, stdout, stderr, reportDir });
+    });
+  });
+}
+
+export function readReport(result: CliResult): ConformanceDocument {
+  return JSON.parse(readFileSync(join(result.reportDir, 'conformance.json'), 'utf8')) as ConformanceDocument;
+}
