@@ -291,7 +291,6 @@ export class Pacer {
     return state.sent[Math.min(state.sent.length - 1, state.sent.length + count - 1 - ceiling)]! + this.#options.windowMs - now + 1;
   }
 
-  /** Learns from a response of the bucket; `paced` says whether it went through `acquire`. */
   /**
    * The answer to a request with a failed credential: a target shows it counts such requests
    * against its per-IP budget by a 429, or by X-RateLimit-Limit at the per-IP ceiling (not the
@@ -311,6 +310,7 @@ export class Pacer {
     this.#read(state, status, headers);
   }
 
+  /** Learns from a response of the bucket; `paced` says whether it went through `acquire`. */
   observe(bucket: string, anonymous: boolean, status: number | null, headers: RateHeaders, paced: boolean): void {
     const state = this.#state(bucket, anonymous);
     if (paced && state.inFlight > 0) state.inFlight--;
