@@ -80,6 +80,39 @@ describe('pacer', () => {
     expect(pacer.delay('k', false)).toBe(7000);
   });
 
+  test('once the window the target named has ended, one request goes at once and its answer, not the own count of the old window, paces the rest', async () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 3, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+    const reset = c.now() / 1000 + 10;
+    for (const remaining of [2, 1, 0]) {
+      await pacer.acquire('k', false);
+      pacer.observe('k', false, 200, headers(remaining, reset), true);
+    }
+    expect(pacer.delay('k', false)).toBe(10_000);
+    c.advance(10_000);
+    // Three requests of the run in the last minute: counted alone, they would hold the next one 50 s.
+    expect(pacer.delay('k', false)).toBe(0);
+    await pacer.acquire('k', false);
+    expect(pacer.delay('k', false)).toBe(20); // the first answer of the new window is on its way
+    pacer.observe('k', false, 200, headers(2, reset + 60), true);
+    expect(pacer.delay('k', false)).toBe(0);
+    expect(pacer.standing('k').room).toBe(2);
+  });
+
+  test('an answer without headers after a renewed window hands pacing back to the own count', async () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 2, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+    const reset = c.now() / 1000 + 10;
+    for (const remaining of [1, 0]) {
+      await pacer.acquire('k', false);
+      pacer.observe('k', false, 200, headers(remaining, reset), true);
+    }
+    c.advance(10_000);
+    await pacer.acquire('k', false);
+    pacer.observe('k', false, 200, rateHeaders({}), true);
+    expect(pacer.delay('k', false)).toBe(50_001);
+  });
+
   test('counts requests in flight against the remaining budget', async () => {
     const c = clock();
     const pacer = new Pacer({ perKey: 100, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });

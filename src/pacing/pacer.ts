@@ -77,10 +77,17 @@ interface BucketState {
   resetKnown: boolean;
   /** The plausible Reset (Unix seconds, as sent) of the answer `remaining` was read from: which window it is of. */
   window: number | null;
+  /**
+   * The window the target named has ended and no answer since has said where the next one stands:
+   * its budget is whole, as the Reset said, but how whole a sliding limiter's is, only an answer tells.
+   */
+  renewed: boolean;
 }
 
 const LONG_WAIT_MS = 2000;
 const POLL_MS = 250;
+/** How often a request waiting for the first answer of a renewed window looks again: an answer is on its way. */
+const RENEWAL_POLL_MS = 20;
 
 export class Pacer {
   readonly #options: PacerOptions;
@@ -183,6 +190,7 @@ export class Pacer {
     const state = this.#state(bucket, false);
     const held = this.#options.holdBack?.(bucket) ?? 0;
     if (state.remaining !== null) return state.remaining - state.inFlight - state.reserved - held;
+    if (state.renewed) return state.ceiling - state.inFlight - state.reserved - held;
     return state.ceiling - state.sent.length - held;
   }
 
@@ -277,6 +285,7 @@ export class Pacer {
       state.resetAt = null;
       state.reserved = 0;
       state.window = null;
+      state.renewed = true;
     }
     // Never more than the ceiling less one held back, so that a tiny ceiling still lets work through.
     const held = Math.min(this.#options.holdBack?.(bucket) ?? 0, state.ceiling - 1);
@@ -288,7 +297,12 @@ export class Pacer {
     while (state.sent.length > 0 && state.sent[0]! <= windowStart) state.sent.shift();
     const ceiling = state.ceiling - held;
     if (state.sent.length + count <= ceiling) return 0;
-    return state.sent[Math.min(state.sent.length - 1, state.sent.length + count - 1 - ceiling)]! + this.#options.windowMs - now + 1;
+    const aged = state.sent[Math.min(state.sent.length - 1, state.sent.length + count - 1 - ceiling)]! + this.#options.windowMs - now + 1;
+    // The requests counted above were of the window the target said has ended: one request goes at
+    // once, and its answer says where the new window stands; the others look again when it comes,
+    // not when the run's own count of the old window has aged out (up to a window later).
+    if (state.renewed && count === 1) return state.inFlight + state.reserved === 0 ? 0 : Math.min(aged, RENEWAL_POLL_MS);
+    return aged;
   }
 
   /**
@@ -322,6 +336,7 @@ export class Pacer {
   #read(state: BucketState, status: number | null, headers: RateHeaders): void {
     const now = this.#now();
     state.lastSeenAt = now;
+    state.renewed = false;
     const margin = this.#options.marginMs ?? 1000;
     const reset = this.#plausibleReset(headers.reset, now, margin);
     state.resetKnown = reset !== null;
@@ -368,6 +383,7 @@ export class Pacer {
         lastSeenAt: null,
         resetKnown: false,
         window: null,
+        renewed: false,
       };
       this.#buckets.set(bucket, state);
     }
