@@ -1,6 +1,7 @@
 import { CLAUSE_IDS, type ClauseId } from '../../src/clauses/catalogue.js';
 import { RUN_WIDE_JUDGES } from '../../src/judge/run-wide.js';
 import { CREDENTIAL_CARRIERS } from '../../suites/catalogues/credential-carriers.js';
+import { KEY_SPELLINGS } from '../../suites/catalogues/key-spellings.js';
 import { REQUEST_HEADERS } from '../../suites/catalogues/request-headers.js';
 import { JSON_VALUES } from '../../suites/catalogues/json-values.js';
 import { PAGE_OFFSETS } from '../../suites/catalogues/page-offsets.js';
@@ -19,6 +20,11 @@ const CATALOGUES: readonly { readonly title: string; readonly where: string; rea
     title: 'Credentials carried elsewhere than the Authorization header',
     where: "`suites/catalogues/credential-carriers.ts`: each of AUTH-1's probes without the header carries a key of the run's own in the next one",
     entries: CREDENTIAL_CARRIERS,
+  },
+  {
+    title: 'Keys spelled otherwise',
+    where: "`suites/catalogues/key-spellings.ts`: each made from the configured key after its first use and sent by AUTH-3's probe, every run",
+    entries: KEY_SPELLINGS,
   },
   {
     title: 'Request headers HTTP defines',
