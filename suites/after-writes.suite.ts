@@ -1,6 +1,7 @@
-import { check, type CheckContext, type RunContext, collections, type CollectionName } from '../src/kit.js';
+import { check, type CheckContext, type Exchange, type RunContext, collections, type CollectionName } from '../src/kit.js';
+import { listAs, sharedItem } from './support/cross-account.js';
 import { listAll } from './support/list-all.js';
-import { taxonomyIds, workspaceIds } from './support/submissions.js';
+import { SUBMISSIONS_PATH, taxonomyIds, workspaceIds } from './support/submissions.js';
 import type { WalkClause, WalkResult } from './support/walk.js';
 import { judgeWalks, walkAtLimits } from './support/walks.js';
 
@@ -125,6 +126,117 @@ check(
     applies: (run) => {
       if (run.readOnly) return 'read-only: the run created no submission, the filtered lists are as they were';
       return run.profile.paths.submissionList && run.profile.submissions.listFilters ? true : 'not declared: the submission list path and its filter names';
+    },
+  },
+);
+
+check(
+  'AUTH-6',
+  "after the run's writes, the lists it wrote to, read by the main key and at once by the other account's at the same address, share no item",
+  async (t) => {
+    // Before the writes these lists may be empty in both accounts, and a page cached by its
+    // address alone, not by the account, shows nothing: now the main account's hold the run's.
+    let compared = 0;
+    for (const name of Object.keys(WRITTEN) as CollectionName[]) {
+      const { list, idField } = t.lists.endpoint(name);
+      if (!list) continue;
+      const mine = await listAs(t, list, 'main');
+      const theirs = await listAs(t, list, 'other');
+      if (!mine || !theirs) continue;
+      compared += mine.items.length;
+      const shared = sharedItem(mine.items, theirs.items, idField ?? 'id');
+      if (shared !== null)
+        t.fail(`${list}, read by the main key and right after by the other account's at the same address, shows item ${shared} to both`, mine.res, theirs.res);
+    }
+    if (compared === 0) t.skip('the lists the run wrote to are empty to the main key');
+  },
+  {
+    key: 'cross-account-lists-after-writes',
+    states: ['after writes'],
+    applies: (run) => (run.readOnly ? 'read-only: the run wrote nothing, the lists are as the auth suite compared them' : true),
+  },
+);
+
+/** A submission the run's main account created, as its log shows it: where it went, and the exchange. */
+interface Written {
+  readonly workspace: string;
+  readonly taxonomy: string;
+  readonly exchange: Exchange;
+}
+
+/**
+ * The submissions the run created in the main account, from its log: each 2xx answer to a
+ * well-formed body (workspace_id and taxonomy_id strings, rows of objects with a data object) sent
+ * with a key of the account, to one of its workspaces and taxonomies, and, where the workspace is
+ * named in the query too, the same one there (which one a target takes otherwise, the document
+ * does not say).
+ */
+function writtenByRun(t: CheckContext, log: readonly Exchange[]): Written[] {
+  const param = t.profile.submissions.workspaceQueryParam;
+  const workspaces = new Set(workspaceIds(t));
+  const taxonomies = new Set(taxonomyIds(t));
+  return log.flatMap((exchange) => {
+    const { request, response } = exchange;
+    if (request.method !== 'POST' || !response || response.status < 200 || response.status >= 300) return [];
+    if (exchange.auth !== 'main' && exchange.auth !== 'created') return [];
+    const url = new URL(request.url);
+    if (url.pathname !== SUBMISSIONS_PATH || request.truncated || request.body === undefined) return [];
+    let body: { workspace_id?: unknown; taxonomy_id?: unknown; rows?: unknown };
+    try {
+      body = JSON.parse(request.body) as typeof body;
+    } catch {
+      return [];
+    }
+    const { workspace_id: workspace, taxonomy_id: taxonomy, rows } = body ?? {};
+    if (typeof workspace !== 'string' || typeof taxonomy !== 'string' || !workspaces.has(workspace) || !taxonomies.has(taxonomy)) return [];
+    const wellFormed =
+      Array.isArray(rows) &&
+      rows.length > 0 &&
+      rows.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row) && isObject((row as { data?: unknown }).data));
+    if (!wellFormed) return [];
+    if (param && url.searchParams.has(param) && url.searchParams.get(param) !== workspace) return [];
+    return [{ workspace, taxonomy, exchange }];
+  });
+}
+
+const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+check(
+  'SUB-4',
+  "after the run's writes, the submission list counts at least the submissions the run created: unfiltered, and filtered by each workspace and taxonomy it wrote to",
+  async (t) => {
+    const listPath = t.profile.paths.submissionList!;
+    const written = writtenByRun(t, await t.log());
+    if (written.length === 0) t.skip('the run created no submission it can tell the workspace and taxonomy of');
+    const filters = t.profile.submissions.listFilters;
+    // Submissions cannot be deleted, and others can only add: each count is at least the run's.
+    const reads: { label: string; query: Record<string, string>; created: Written[] }[] = [{ label: 'unfiltered', query: {}, created: written }];
+    for (const [what, filter] of [
+      ['workspace', filters?.workspace],
+      ['taxonomy', filters?.taxonomy],
+    ] as const) {
+      if (!filter) continue;
+      const values = [...new Set(written.map((w) => w[what]))];
+      for (const value of values) reads.push({ label: `${filter}=${value}`, query: { [filter]: value }, created: written.filter((w) => w[what] === value) });
+    }
+    for (const { label, query, created } of reads) {
+      const { res, page } = await t.lists.fetchPage(listPath, { ...query, limit: 1 });
+      t.ensure(
+        page.total_count >= created.length,
+        () =>
+          `${listPath}${label === 'unfiltered' ? '' : `?${label}`} has total_count ${page.total_count}, but the run itself created ${created.length} submission(s) there (each answered 2xx; submissions cannot be deleted): the count misses what was written`,
+        res,
+        ...created.slice(-2).map((w) => w.exchange),
+      );
+    }
+  },
+  {
+    key: 'run-writes-counted',
+    states: ['after writes'],
+    filters: ['none', 'each alone'],
+    applies: (run) => {
+      if (run.readOnly) return "read-only: the run created no submission, SUB-4's own check judges the filters";
+      return run.profile.paths.submissionList ? true : 'not declared: the submission list path';
     },
   },
 );

@@ -18,6 +18,7 @@ import {
 } from '../src/kit.js';
 import { CREDENTIAL_CARRIERS } from './catalogues/credential-carriers.js';
 import { KEY_SPELLINGS } from './catalogues/key-spellings.js';
+import { listAs, sharedItem } from './support/cross-account.js';
 import { allInOrder } from './support/in-order.js';
 import { oneCharacterChanged } from './support/unknown-key.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
@@ -462,16 +463,8 @@ check(
       const field = endpoint.idField ?? 'id';
       if (!mine || !theirs) continue;
       compared += mine.items.length + theirs.items.length;
-      // The same id with the same content in both lists is one resource shown to both accounts.
-      const seen = new Map(mine.items.map((item) => [(item as Record<string, unknown>)?.[field], JSON.stringify(item)]));
-      const shared = theirs.items.find((item) => {
-        const id = (item as Record<string, unknown>)?.[field];
-        return typeof id === 'string' && seen.get(id) === JSON.stringify(item);
-      });
-      if (shared) {
-        const id = String((shared as Record<string, unknown>)[field]);
-        t.fail(`${endpoint.list} shows the same item ${id} to the keys of both accounts`, mine.res, theirs.res);
-      }
+      const shared = sharedItem(mine.items, theirs.items, field);
+      if (shared !== null) t.fail(`${endpoint.list} shows the same item ${shared} to the keys of both accounts`, mine.res, theirs.res);
     }
     if (compared === 0) t.skip('every list of both accounts is empty');
   },
@@ -578,13 +571,6 @@ async function itemsIn(
   const res = await t.http.get(listPath, { auth, query: { [filter]: workspace, limit: 100 } });
   const items = (res.json as { items?: unknown } | undefined)?.items;
   return { res, items: res.status === 200 && Array.isArray(items) ? items : [] };
-}
-
-/** A list's first page as one account sees it; null when it is no list page (other clauses judge that). */
-async function listAs(t: CheckContext, path: string, auth: 'main' | 'other'): Promise<{ res: HttpResponse; items: unknown[] } | null> {
-  const res = await t.http.get(path, { auth, query: { limit: 100 } });
-  const items = (res.json as { items?: unknown } | undefined)?.items;
-  return res.status === 200 && Array.isArray(items) ? { res, items } : null;
 }
 
 check(

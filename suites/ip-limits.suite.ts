@@ -15,6 +15,7 @@ import {
 import { provokeLimit, resentIn, stepOf, type BurstResult } from './support/bursts.js';
 import { first429Of, PROBE } from './support/limits.js';
 import { exhausted } from './support/exhaustion.js';
+import { CLIENT_ADDRESS_HEADERS, type HeaderEntry } from './catalogues/request-headers.js';
 
 // RATE, the limit per IP address (API document, Limits), the exhausted key's Retry-After, and every
 // 429 of the run. It runs alone, after every suite that sends requests without a key or with a
@@ -69,6 +70,23 @@ function asResponse(e: Exchange): HttpResponse {
   return { status: e.response!.status, headers: e.response!.headers, text: body, raw: Buffer.from(body), json: undefined, exchange: e };
 }
 
+/**
+ * Right after the burst's 429, each request header that names another client address
+ * (suites/catalogues/request-headers.ts) on a request without a key, then the same request without
+ * it: the first one served while the last is still refused. Null where none was, or where the
+ * last was served too (the window ended meanwhile: nothing to judge).
+ */
+async function namingAnotherAddress(t: CheckContext): Promise<{ entry: HeaderEntry; res: HttpResponse; control: HttpResponse } | null> {
+  const send = (headers: Readonly<Record<string, string>> = {}) =>
+    t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true, headers });
+  const answers: { entry: HeaderEntry; res: HttpResponse }[] = [];
+  for (const entry of CLIENT_ADDRESS_HEADERS) answers.push({ entry, res: await send(entry.headers) });
+  const control = await send();
+  if (control.status !== 429) return null;
+  const served = answers.find(({ res }) => fromApi(res.exchange) && res.status !== 429 && res.status < 500);
+  return served ? { ...served, control } : null;
+}
+
 /** Requests with the valid key that RATE-7 sends in the window of its burst without a key. */
 const VALID_KEY_REQUESTS = 3;
 
@@ -108,6 +126,8 @@ check(
       await fresh();
       burst = await provoke([]);
     }
+    // At once, while the budget is spent: a request naming another client address must meet the same 429.
+    const named = burst.judgement.kind === 'limited' ? await namingAnotherAddress(t) : null;
     if (burst.judgement.kind === 'early' && burst.first429 && (await failedCredentialsBefore(t, burst, windowMs)) > 0) {
       t.skip(
         'each burst without a key met its 429 early in a window where the run also sent failed credentials, which a target may count against the per-IP budget',
@@ -144,6 +164,13 @@ check(
         `the 429 without a key carries ${res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(res.headers['retry-after'])}`}`,
       res,
     );
+    if (named)
+      t.fail(
+        `right after the per-IP budget was spent, a request without a key carrying ${named.entry.name} was answered ${named.res.status}, while the same request without it was still refused (429): the budget counts an address the client names, which lets any client escape it`,
+        res,
+        named.res,
+        named.control,
+      );
   },
   // A read-only run provokes no 429 (src/http/client.ts). The wait for a fresh budget without a
   // key and RATE-5's for the Retry-After overlap.

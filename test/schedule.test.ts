@@ -4,7 +4,8 @@ import { propertyBudget } from '../src/check/property-budget.js';
 import { poolSizeFor } from '../src/keys/pool-size.js';
 import { estimate, loadEstimates, strengthOf, type RequestEstimates } from '../src/run/estimates.js';
 import { remainingSeconds } from '../src/run/countdown.js';
-import { schedule, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
+import { HEADERLESS_BURST, schedule, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
+import { CLIENT_ADDRESS_HEADERS } from '../suites/catalogues/request-headers.js';
 
 // Issue 33: a schedule before the first request, and a goal it is held to.
 
@@ -29,11 +30,15 @@ describe('the schedule', () => {
     expect(plan.worstSeconds, lines.join('\n')).toBeLessThanOrEqual(GOAL_SECONDS);
   });
 
-  test('the requests without a key of AUTH-1 and the like count toward the 21 of RATE-7: one window', () => {
+  test('the requests without a key of AUTH-1 and the like count toward the 21 of RATE-7, whose requests past its 429 need no budget: one window', () => {
     const plan = schedule(loadEstimates(), fullRun(loadEstimates()));
     const withoutKey = plan.budgets.find((b) => b.who === 'requests without a key')!;
-    expect(withoutKey.requests).toBe(21);
+    expect(withoutKey.requests).toBe(21 + HEADERLESS_BURST.afterCeiling);
     expect(withoutKey.windows).toBe(1);
+  });
+
+  test("RATE-7's requests past its 429 are one per request header naming another client address, and one without", () => {
+    expect(HEADERLESS_BURST.afterCeiling).toBe(CLIENT_ADDRESS_HEADERS.length + 1);
   });
 
   test('a check added shows as requests and seconds, and the pool grows to keep the run in one window', () => {

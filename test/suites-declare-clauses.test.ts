@@ -44,7 +44,7 @@ describe('clause registry', () => {
   test('a selection loads the suite files of its families, and the run-wide judges where one of theirs is kept', () => {
     const files = (only: string[], skip: string[] = []) => selectedSuites({ only, skip });
     expect(files([])).toHaveLength(suiteFiles.length);
-    expect(files(['AUTH'])).toEqual(['auth', 'explorer', 'run-wide']);
+    expect(files(['AUTH'])).toEqual(['auth', 'explorer', 'after-writes', 'run-wide']);
     expect(files(['GEN-2'])).toEqual(['general', 'explorer', 'run-wide']);
     expect(files(['SUB', 'PAG-6'])).toEqual(['key-pagination', 'pagination', 'submissions', 'after-writes', 'run-wide']);
     expect(files([], ['GEN', 'RES', 'PAG', 'ERR', 'AUTH', 'SUB', 'KEY'])).toEqual(['rate-limits', 'ip-limits', 'run-wide']);
@@ -53,6 +53,12 @@ describe('clause registry', () => {
   test('a selection keeps the lanes of its suites, and drops a lane or a phase left empty', () => {
     const lanes = (only: string[]) => selectedPhases({ only, skip: [] }).map((phase) => phase.map((lane) => lane.steps));
     expect(lanes(['AUTH', 'SUB'])).toEqual([[[['auth'], ['explorer']], [['submissions']]], [[['after-writes']]], [[['run-wide']]]]);
-    expect(lanes(['AUTH', 'KEY', 'RATE-7'])).toEqual([[[['auth'], ['keys', 'rate-limits'], ['explorer']]], [[['ip-limits']]], [[['run-wide']]]]);
+    expect(lanes(['AUTH', 'KEY', 'RATE-7'])).toEqual([
+      [[['auth'], ['keys', 'rate-limits'], ['explorer']]],
+      [[['ip-limits']]],
+      [[['after-writes']]],
+      [[['run-wide']]],
+    ]);
+    expect(lanes(['KEY', 'RATE-7'])).toEqual([[[['keys', 'rate-limits'], ['explorer']]], [[['ip-limits']]], [[['run-wide']]]]);
   });
 });

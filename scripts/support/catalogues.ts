@@ -28,7 +28,8 @@ const CATALOGUES: readonly { readonly title: string; readonly where: string; rea
   },
   {
     title: 'Request headers HTTP defines',
-    where: '`suites/catalogues/request-headers.ts`: each sent on every list and retrieval of the run, every run (the explorer, GEN-1)',
+    where:
+      "`suites/catalogues/request-headers.ts`: each sent on every list and retrieval of the run, every run (the explorer, GEN-1); those naming another client address also without a key right after RATE-7's burst met its 429",
     entries: REQUEST_HEADERS,
   },
   {

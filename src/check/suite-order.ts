@@ -98,7 +98,7 @@ export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
   'rate-limits': ['RATE'],
   explorer: ['KEY', 'GEN', 'AUTH'],
   'ip-limits': ['RATE'],
-  'after-writes': ['PAG', 'SUB'],
+  'after-writes': ['PAG', 'SUB', 'AUTH'],
   'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE', 'AUTH', 'RES'],
 };
 

@@ -88,7 +88,16 @@ const OWN_REQUESTS = 12;
 /** Requests that tell whether the pool's keys have budgets apart (`keys/pool.ts`, at most three readings of three). */
 const SHARED_BUDGET_PROBES = 9;
 /** The check whose burst without a key counts the run's other requests without a key (suites/ip-limits.suite.ts). */
-export const HEADERLESS_BURST = { clause: 'RATE-7', key: 'ceiling-without-key' } as const;
+export const HEADERLESS_BURST = {
+  clause: 'RATE-7',
+  key: 'ceiling-without-key',
+  /**
+   * Its requests past the 429, in the same window, each meant to meet a 429 too: one per request
+   * header naming another client address (suites/catalogues/request-headers.ts), and the same
+   * request without one (test/schedule.test.ts holds the count to the catalogue's).
+   */
+  afterCeiling: 4,
+} as const;
 /**
  * The checks that share one key exhausted on purpose (suites/rate-limits.suite.ts): its burst is no
  * one check's evidence, so the request estimates do not count it.
@@ -169,7 +178,7 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const mainCeiling = Math.max(1, perKey - (poolKeys + 1));
   // One window without a key: the others' requests count toward the burst, which sends the rest.
   const burst = selected(HEADERLESS_BURST.clause, HEADERLESS_BURST.key) && !input.readOnly;
-  const burstRequests = burst ? perIp + 1 : 0;
+  const burstRequests = burst ? perIp + 1 + HEADERLESS_BURST.afterCeiling : 0;
   const others = burst ? Math.max(0, whole.requests.anonymous - burstRequests) : whole.requests.anonymous;
   // The exhausted key's burst is no check's in the estimates: the rate-limits suite sends it.
   const exhausting = !input.readOnly && EXHAUSTED_KEY.some((c) => selected(c.clause, c.key)) ? perKey + 2 : 0;
@@ -191,7 +200,15 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
       ? [{ who: "the second account's key", count: 1, requests: whole.requests.other, ceiling: perKey, windows: windowsOf(whole.requests.other, perKey) }]
       : []),
     ...(withoutKey > 0
-      ? [{ who: 'requests without a key', count: 1, requests: withoutKey, ceiling: perIp, windows: windowsOf(withoutKey, perIp, burst ? 1 : 0) }]
+      ? [
+          {
+            who: 'requests without a key',
+            count: 1,
+            requests: withoutKey,
+            ceiling: perIp,
+            windows: windowsOf(withoutKey, perIp, burst ? 1 + HEADERLESS_BURST.afterCeiling : 0),
+          },
+        ]
       : []),
   ];
   if (exhausting > 0) budgets.push({ who: 'a key exhausted on purpose', count: 1, requests: exhausting, ceiling: perKey, windows: 1 });

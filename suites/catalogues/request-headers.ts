@@ -19,10 +19,19 @@ export interface HeaderEntry {
   readonly unreached: Readonly<Partial<Record<ClauseId, string>>>;
   /** A faulty target could take it for a write: left out of a read-only run. @default false */
   readonly writes?: boolean;
+  /**
+   * It names another client address: RATE-7 also sends it without a key right after its burst met
+   * the 429, beside the same request without it (a target that counts the per-IP budget by an
+   * address the client names lets the client escape it). @default false
+   */
+  readonly namesClient?: boolean;
 }
 
 /** Judged over every answer, whatever the request asked for. */
 const EVERY_ANSWER: readonly ClauseId[] = ['GEN-1', 'GEN-3', 'GEN-5', 'ERR-1', 'ERR-2'];
+
+/** A header naming a client address feeds RATE-7 too: sent without a key once the per-IP budget is spent. */
+const ADDRESSED: readonly ClauseId[] = [...EVERY_ANSWER, 'RATE-7'];
 
 export const REQUEST_HEADERS: readonly HeaderEntry[] = [
   { name: 'Accept: application/xml', headers: { accept: 'application/xml' }, clauses: EVERY_ANSWER, unreached: {} },
@@ -43,13 +52,11 @@ export const REQUEST_HEADERS: readonly HeaderEntry[] = [
   },
   { name: 'Range: bytes=0-9', headers: { range: 'bytes=0-9' }, clauses: EVERY_ANSWER, unreached: {} },
   { name: 'X-HTTP-Method-Override: DELETE', headers: { 'x-http-method-override': 'DELETE' }, clauses: EVERY_ANSWER, unreached: {}, writes: true },
-  {
-    name: 'X-Forwarded-For: another address',
-    headers: { 'x-forwarded-for': '203.0.113.7' },
-    clauses: EVERY_ANSWER,
-    unreached: {
-      'RATE-7':
-        'a target that takes the per-IP budget’s address from X-Forwarded-For lets a client evade it; proving it means a second burst of 21 requests without a key, a window more at 60-s windows',
-    },
-  },
+  // Each names another client address; a target behind no proxy, or one that appends, still counts the sender's.
+  { name: 'X-Forwarded-For: another address', headers: { 'x-forwarded-for': '203.0.113.7' }, clauses: ADDRESSED, unreached: {}, namesClient: true },
+  { name: 'X-Real-IP: another address', headers: { 'x-real-ip': '203.0.113.8' }, clauses: ADDRESSED, unreached: {}, namesClient: true },
+  { name: 'Forwarded: for another address', headers: { forwarded: 'for=203.0.113.9' }, clauses: ADDRESSED, unreached: {}, namesClient: true },
 ];
+
+/** The entries that name another client address (RATE-7 sends them past its ceiling). */
+export const CLIENT_ADDRESS_HEADERS = REQUEST_HEADERS.filter((entry) => entry.namesClient === true);
