@@ -37,8 +37,8 @@ describe('the schedule', () => {
     expect(withoutKey.windows).toBe(1);
   });
 
-  test("RATE-7's requests past its 429 are one per request header naming another client address, and one without", () => {
-    expect(HEADERLESS_BURST.afterCeiling).toBe(CLIENT_ADDRESS_HEADERS.length + 1);
+  test("RATE-7's requests past its 429 are two per request header naming another client address, and one without", () => {
+    expect(HEADERLESS_BURST.afterCeiling).toBe(2 * CLIENT_ADDRESS_HEADERS.length + 1);
   });
 
   test('a check added shows as requests and seconds, and the pool grows to keep the run in one window', () => {

@@ -20,11 +20,12 @@ export interface HeaderEntry {
   /** A faulty target could take it for a write: left out of a read-only run. @default false */
   readonly writes?: boolean;
   /**
-   * It names another client address: RATE-7 also sends it without a key right after its burst met
-   * the 429, beside the same request without it (a target that counts the per-IP budget by an
-   * address the client names lets the client escape it). @default false
+   * The same header naming a second other address, where the entry names a client address: RATE-7
+   * sends both without a key right after its burst met the 429, then the same request without
+   * either. A target that counts the per-IP budget by an address the client names serves both; a
+   * budget that refills (a token bucket) gives back one request now and then, never two at once.
    */
-  readonly namesClient?: boolean;
+  readonly secondAddress?: Readonly<Record<string, string>>;
 }
 
 /** Judged over every answer, whatever the request asked for. */
@@ -53,10 +54,28 @@ export const REQUEST_HEADERS: readonly HeaderEntry[] = [
   { name: 'Range: bytes=0-9', headers: { range: 'bytes=0-9' }, clauses: EVERY_ANSWER, unreached: {} },
   { name: 'X-HTTP-Method-Override: DELETE', headers: { 'x-http-method-override': 'DELETE' }, clauses: EVERY_ANSWER, unreached: {}, writes: true },
   // Each names another client address; a target behind no proxy, or one that appends, still counts the sender's.
-  { name: 'X-Forwarded-For: another address', headers: { 'x-forwarded-for': '203.0.113.7' }, clauses: ADDRESSED, unreached: {}, namesClient: true },
-  { name: 'X-Real-IP: another address', headers: { 'x-real-ip': '203.0.113.8' }, clauses: ADDRESSED, unreached: {}, namesClient: true },
-  { name: 'Forwarded: for another address', headers: { forwarded: 'for=203.0.113.9' }, clauses: ADDRESSED, unreached: {}, namesClient: true },
+  {
+    name: 'X-Forwarded-For: another address',
+    headers: { 'x-forwarded-for': '203.0.113.7' },
+    secondAddress: { 'x-forwarded-for': '203.0.113.70' },
+    clauses: ADDRESSED,
+    unreached: {},
+  },
+  {
+    name: 'X-Real-IP: another address',
+    headers: { 'x-real-ip': '203.0.113.8' },
+    secondAddress: { 'x-real-ip': '203.0.113.80' },
+    clauses: ADDRESSED,
+    unreached: {},
+  },
+  {
+    name: 'Forwarded: for another address',
+    headers: { forwarded: 'for=203.0.113.9' },
+    secondAddress: { forwarded: 'for=203.0.113.90' },
+    clauses: ADDRESSED,
+    unreached: {},
+  },
 ];
 
 /** The entries that name another client address (RATE-7 sends them past its ceiling). */
-export const CLIENT_ADDRESS_HEADERS = REQUEST_HEADERS.filter((entry) => entry.namesClient === true);
+export const CLIENT_ADDRESS_HEADERS = REQUEST_HEADERS.filter((entry) => entry.secondAddress !== undefined);
