@@ -175,7 +175,7 @@ interface Written {
 }
 
 /**
- * The submissions the run created in the main account, from its log: each 2xx answer to a
+ * The submissions the run created in the main account, from its log: each 201 answer to a
  * well-formed body (workspace_id and taxonomy_id strings, rows of objects with a data object) sent
  * with a key of the account, to one of its workspaces and taxonomies, and, where the workspace is
  * named in the query too, the same one there (which one a target takes otherwise, the document
@@ -187,10 +187,13 @@ function writtenByRun(t: CheckContext, log: readonly Exchange[]): Written[] {
   const taxonomies = new Set(taxonomyIds(t));
   return log.flatMap((exchange) => {
     const { request, response } = exchange;
-    if (request.method !== 'POST' || !response || response.status < 200 || response.status >= 300) return [];
+    // 201, "submission created": another 2xx (an accepted job) may yet be refused.
+    if (request.method !== 'POST' || response?.status !== 201) return [];
     if (exchange.auth !== 'main' && exchange.auth !== 'created') return [];
     const url = new URL(request.url);
-    if (url.pathname !== SUBMISSIONS_PATH || request.truncated || request.body === undefined) return [];
+    // The API's path, after whatever path the base URL has before /api/.
+    const at = url.pathname.indexOf('/api/');
+    if ((at > 0 ? url.pathname.slice(at) : url.pathname) !== SUBMISSIONS_PATH || request.truncated || request.body === undefined) return [];
     let body: { workspace_id?: unknown; taxonomy_id?: unknown; rows?: unknown };
     try {
       body = JSON.parse(request.body) as typeof body;
@@ -234,7 +237,7 @@ check(
       t.ensure(
         page.total_count >= created.length,
         () =>
-          `${listPath}${label === 'unfiltered' ? '' : `?${label}`} has total_count ${page.total_count}, but the run itself created ${created.length} submission(s) there (each answered 2xx; submissions cannot be deleted): the count misses what was written`,
+          `${listPath}${label === 'unfiltered' ? '' : `?${label}`} has total_count ${page.total_count}, but the run itself created ${created.length} submission(s) there (each answered 201; submissions cannot be deleted): the count misses what was written`,
         res,
         ...created.slice(-2).map((w) => w.exchange),
       );
