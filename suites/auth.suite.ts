@@ -17,10 +17,9 @@ import {
   profileFact,
 } from '../src/kit.js';
 import { CREDENTIAL_CARRIERS } from './catalogues/credential-carriers.js';
-import { KEY_SPELLINGS } from './catalogues/key-spellings.js';
+import { KEY_SPELLINGS, oneCharacterChanged } from './catalogues/key-spellings.js';
 import { listAs, sharedItem } from './support/cross-account.js';
 import { allInOrder } from './support/in-order.js';
-import { oneCharacterChanged } from './support/unknown-key.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
 
 // AUTH: authentication and account scope (API document, Authentication).

@@ -70,6 +70,11 @@ function asResponse(e: Exchange): HttpResponse {
   return { status: e.response!.status, headers: e.response!.headers, text: body, raw: Buffer.from(body), json: undefined, exchange: e };
 }
 
+/** A request of RATE-7's burst without a key, or after it: unpaced, its 429 planned. */
+function pastCeiling(t: CheckContext, headers: Readonly<Record<string, string>> = {}): Promise<HttpResponse> {
+  return t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true, headers });
+}
+
 /**
  * Right after the burst's 429, each request header that names another client address
  * (suites/catalogues/request-headers.ts) on two requests without a key, one address each, then the
@@ -77,8 +82,7 @@ function asResponse(e: Exchange): HttpResponse {
  * Null where none was, or where the last was served too (the window ended meanwhile: nothing to judge).
  */
 async function namingAnotherAddress(t: CheckContext): Promise<{ entry: HeaderEntry; served: HttpResponse[]; control: HttpResponse } | null> {
-  const send = (headers: Readonly<Record<string, string>> = {}) =>
-    t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true, headers });
+  const send = (headers?: Readonly<Record<string, string>>) => pastCeiling(t, headers);
   const answers: { entry: HeaderEntry; res: HttpResponse[] }[] = [];
   for (const entry of CLIENT_ADDRESS_HEADERS) answers.push({ entry, res: [await send(entry.headers), await send(entry.secondAddress)] });
   const control = await send();
@@ -109,7 +113,7 @@ check(
     const windowMs = t.profile.limits.windowSeconds * 1000;
     const provoke = (prior: readonly HttpResponse[]) =>
       provokeLimit({
-        send: () => t.http.get(PROBE.path, { query: PROBE.query, auth: 'none', pace: false, expect429: true }),
+        send: () => pastCeiling(t),
         ceiling,
         windowMs,
         untilFresh: fresh,

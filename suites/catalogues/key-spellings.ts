@@ -1,5 +1,4 @@
 import type { ClauseId } from '../../src/kit.js';
-import { oneCharacterChanged } from '../support/unknown-key.js';
 
 /**
  * Tokens that are no live key, made from one: what AUTH-3 calls unknown ("any token that is not
@@ -8,10 +7,11 @@ import { oneCharacterChanged } from '../support/unknown-key.js';
  * exactly: a case-folding cache or collation, a fixed-width column that cuts what is longer, a
  * comparison that stops at the shorter of two strings. Data, not code: AUTH-3's probe sends every
  * entry with the configured key, after its first use (a cache in front of the lookup is warm).
- * The prefix is never touched: a token without it is AUTH-2's malformed header.
+ * The prefix is never touched: a token without it is AUTH-2's malformed header. The transports
+ * catalogue's unknown key and AUTH-3's probes of the writes use the first spelling alone.
  */
 export interface KeySpelling {
-  /** How the report names it: `its letters' case changed`. */
+  /** How the report names it: `its secret's letters in the other case`. */
   readonly name: string;
   /** The token, from a live key and the deployment's prefix; null where the key offers nothing to change (no letter). */
   readonly spell: (key: string, prefix: string | null) => string | null;
@@ -29,6 +29,20 @@ export interface KeySpelling {
 const UNREACHED = {
   'RATE-7': 'a failed credential, which a target may count against the per-IP budget (clause catalogue): the burst without a key judges a window free of them',
 } as const;
+
+/** A key with one secret character changed: same length, same alphabet, unknown. */
+export function oneCharacterChanged(key: string, prefix: string | null): string {
+  const start = prefix && key.startsWith(prefix) ? prefix.length : 0;
+  const classes = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+  for (let i = start + Math.floor((key.length - start) / 2); i < key.length; i++) {
+    const c = key[i]!;
+    const alphabet = classes.find((k) => k.includes(c));
+    if (!alphabet) continue;
+    const next = alphabet[(alphabet.indexOf(c) + 1) % alphabet.length]!;
+    return key.slice(0, i) + next + key.slice(i + 1);
+  }
+  return key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
+}
 
 /** Where the secret starts: after the prefix, or, where the prefix is unknown, halfway (a prefix is short). */
 function secretStart(key: string, prefix: string | null): number {

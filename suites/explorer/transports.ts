@@ -1,6 +1,6 @@
 import { type CheckContext, type Credential, type HttpResponse, PROBE_PATH } from '../../src/kit.js';
 import { type Carrying, type TransportEntry, TRANSPORTS } from '../catalogues/transports.js';
-import { oneCharacterChanged } from '../support/unknown-key.js';
+import { oneCharacterChanged } from '../catalogues/key-spellings.js';
 
 // Sends entries of the transports catalogue (suites/catalogues/transports.ts) on a key of the run's
 // pool, and keeps each answer with what its request carried: the check of the clause an entry feeds
