@@ -27,6 +27,17 @@ export function mutantNamed(name: MutantName): Mutant {
 export const KNOWN_SURVIVORS: Partial<Record<MutantName, string>> = {};
 
 /**
+ * Mutants whose fault the kill matrix, whose targets are on loopback, cannot tell from a conformant
+ * deployment, each with the test that catches it where it can be told. An application server
+ * believes X-Forwarded-For from an address it trusts as its front end's, and common defaults trust
+ * loopback (src/http/trusted-peer.ts): a budget keyed by that header shows its fault only to a
+ * client at an address no default trusts.
+ */
+export const CAUGHT_ELSEWHERE: Partial<Record<MutantName, string>> = {
+  'rate-ip-from-forwarded-for': 'test/network/forwarded-address.test.ts',
+};
+
+/**
  * Mutants also run under profiles/alternate.json, where every fact the document leaves open
  * differs: proof that the suite hard-codes none of the reference's choices.
  */

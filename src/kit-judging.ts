@@ -9,7 +9,9 @@
 // What requests and responses look like.
 export type { Credential, HttpResponse } from './http/client.js';
 export { describeRequest, endedAt, failedCredential, fromApi, type Exchange } from './http/exchange.js';
+export { HTTP_ANSWERS, httpAnswerOf, isHttpAnswer, type HttpAnswer, type HttpAnswerRule } from './http/http-answers.js';
 export { isLoopback } from './http/loopback.js';
+export { trustedPeer } from './http/trusted-peer.js';
 export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';
 export { SUBMISSION_CREATION_PATH } from './broker/submission-cap.js';
 export { sleep } from './sleep.js';
@@ -27,3 +29,4 @@ export { errorOf, hasValueAnywhere, isErrorEnvelope, type ErrorObject } from './
 export { isJsonMediaType, judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from './judge/run-wide.js';
 export { RESET_SKEW_SECONDS, rateHeaders, type RateHeaders } from './http/rate-headers.js';
 export { dateOf, ServerClock, serverClockOf, serverTimeOf, type ClockEstimate } from './http/server-clock.js';
+export { RESET_MARGIN_SECONDS } from './http/reset-reading.js';

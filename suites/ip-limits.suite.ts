@@ -11,6 +11,7 @@ import {
   serverClockOf,
   serverTimeOf,
   suiteNow,
+  trustedPeer,
 } from '../src/kit.js';
 import { provokeLimit, resentIn, stepOf, type BurstResult } from './support/bursts.js';
 import { first429Of, PROBE } from './support/limits.js';
@@ -169,7 +170,9 @@ check(
         `the 429 without a key carries ${res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(res.headers['retry-after'])}`}`,
       res,
     );
-    if (named)
+    // Where the target may take the suite for its own front end (on loopback, on a private network),
+    // a forwarding header it believes is a deployment's right reading, not a fault: not judged.
+    if (named && (await trustedPeer(t.run.baseUrl)) === null)
       t.fail(
         `right after the per-IP budget was spent, two requests without a key carrying ${named.entry.name} (one address each) were answered ${named.served.map((r) => r.status).join(' and ')}, while the same request without it was still refused (429): the budget counts an address the client names, which lets any client escape it`,
         res,

@@ -36,6 +36,7 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
   // It labels JSON responses application/hal+json (README, choice 3), a JSON media type since the
   // catalogue's GEN-5 was revised to accept structured +json types (RFC 6839): it owns to none.
   enterprise: [],
+  asgi: [],
 };
 
 /**
@@ -44,7 +45,7 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
  * deletion probe finds both (the id member in the creation response, the path among the singular
  * and plural forms of the key list's).
  */
-const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = { python: true, node: true, enterprise: true };
+const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = { python: true, node: true, enterprise: true, asgi: true };
 
 async function judged(name: BlindName, profileOf: (own: Profile) => Profile) {
   const result = await runBlind(name, profileOf);

@@ -2,7 +2,7 @@
 // docs/coverage.md, fixtures/request-estimates.json and fixtures/check-spans.json. Loaded while the
 // measured run goes: the mutants (for the page's column), the reference's paths and the catalogues
 // take half a second to load.
-import { CLAUSES_WITHOUT_MUTANT, KNOWN_SURVIVORS, MUTANTS, mutantNamed, type MutantName } from '../../mutants/index.js';
+import { CAUGHT_ELSEWHERE, CLAUSES_WITHOUT_MUTANT, KNOWN_SURVIVORS, MUTANTS, mutantNamed, type MutantName } from '../../mutants/index.js';
 import { referenceProfile } from '../../reference/server.js';
 import { CLAUSE_IDS, CLAUSES, FAMILIES, familyOf, type ClauseId } from '../../src/clauses/catalogue.js';
 import {
@@ -33,7 +33,9 @@ export function mutantsFor(id: ClauseId): MutantName[] {
 export function renderCoverage(measured: CheckSpans, onStale?: (stale: StaleReason) => void): string {
   const rows = CLAUSE_IDS.map((id) => {
     const checks = [...new Set(measured.checks.filter((c) => c.clause === id).map((c) => c.title))];
-    const mutants = mutantsFor(id).map((name) => `\`${name}\`${KNOWN_SURVIVORS[name] ? ' (known survivor)' : ''}`);
+    const mutants = mutantsFor(id).map(
+      (name) => `\`${name}\`${KNOWN_SURVIVORS[name] ? ' (known survivor)' : ''}${CAUGHT_ELSEWHERE[name] ? ` (caught in ${CAUGHT_ELSEWHERE[name]})` : ''}`,
+    );
     const proof = mutants.length > 0 ? mutants.join(', ') : `none: ${CLAUSES_WITHOUT_MUTANT[id] ?? 'MISSING'}`;
     return `| ${id} | ${CLAUSES[id].level} | ${checks.length === 0 ? '(no check)' : checks.join('<br>')} | ${proof} |`;
   });

@@ -1,4 +1,4 @@
-import { fromApi, type Exchange } from './exchange.js';
+import { endedAt, fromApi, type Exchange } from './exchange.js';
 
 /**
  * The target's clock as its `Date` headers tell it (RFC 9110, 6.6.1: the moment the response was
@@ -30,30 +30,42 @@ export interface ClockEstimate {
   readonly samples: number;
   /** The headers show the two clocks apart: no offset of 0 agrees with all of them. */
   readonly apart: boolean;
-  /** Times the headers disagreed with those before them (another clock behind a load balancer, a clock that stepped): the estimate then starts again. */
+  /**
+   * Retired: the estimate no longer starts again on a `Date` that disagrees with those before it
+   * (it follows the freshest reading, see `stale`); always 0, kept for readers of earlier reports.
+   */
   readonly restarts: number;
+  /**
+   * Answers whose `Date` lagged the freshest reading of the API's clock by more than its rounding
+   * allows: a server that caches its `Date` (per connection, per tick of its loop), a gateway's
+   * clock behind the API's, a clock that stepped back. Such headers are not trusted as the time.
+   */
+  readonly stale: number;
+  /** The most a `Date` lagged the freshest reading, in milliseconds (0 where none did). */
+  readonly maxLagMs: number;
 }
 
-/** Bounds on the API's clock against the suite's, narrowed by every dated answer. */
+/**
+ * A `Date` is a lower bound on the API's time: HTTP asks it be the moment the response was made
+ * (RFC 9110, 6.6.1), but a server may make it earlier and keep it (uvicorn 0.17 takes it when a
+ * connection opens and keeps it for the connection's life; nginx and Apache cache it per tick),
+ * never later. So the freshest reading of all answers is the API's time: each answer bounds the
+ * offset from below, and from above only as far as the server is seen to keep its `Date` fresh.
+ */
 export class ServerClock {
+  /** The freshest lower bound of the offset: the greatest `Date` minus the moment its answer came. */
   #lo = Number.NEGATIVE_INFINITY;
-  #hi = Number.POSITIVE_INFINITY;
+  /** Every answer's upper bound of the offset (its `Date` taken as fresh), for those that agree with `#lo`. */
+  readonly #his: number[] = [];
   #samples = 0;
-  #restarts = 0;
+  #memo: { hi: number; stale: number; maxLagMs: number } | null = null;
 
   /** Learns from one answer: its `Date` and when, on the suite's clock, its request left and its answer came. */
   observe(date: number, sentAt: number, answeredAt: number): void {
-    const lo = date - answeredAt;
-    const hi = date + 1000 - sentAt;
-    if (lo > this.#hi || hi < this.#lo) {
-      // Not the clock the earlier answers came from: follow the newest.
-      this.#restarts++;
-      [this.#lo, this.#hi] = [lo, hi];
-    } else {
-      this.#lo = Math.max(this.#lo, lo);
-      this.#hi = Math.min(this.#hi, hi);
-    }
+    this.#lo = Math.max(this.#lo, date - answeredAt);
+    this.#his.push(date + 1000 - sentAt);
     this.#samples++;
+    this.#memo = null;
   }
 
   /** Learns from a logged exchange, where the API answered it with a `Date`. */
@@ -64,14 +76,42 @@ export class ServerClock {
     this.observe(date, sentAt, sentAt + exchange.durationMs);
   }
 
+  /**
+   * The upper bound of the offset. Where no `Date` lagged the freshest reading, the least every
+   * answer allows. Where some did, the server keeps its `Date` and any answer may be stale by less
+   * than can be seen, so only what the freshest answer allows holds: the greatest bound of all.
+   */
+  #hi(): { hi: number; stale: number; maxLagMs: number } {
+    return (this.#memo ??= this.#bound());
+  }
+
+  #bound(): { hi: number; stale: number; maxLagMs: number } {
+    let least = Number.POSITIVE_INFINITY;
+    let greatest = Number.NEGATIVE_INFINITY;
+    let stale = 0;
+    let maxLagMs = 0;
+    for (const h of this.#his) {
+      greatest = Math.max(greatest, h);
+      if (h >= this.#lo) least = Math.min(least, h);
+      else {
+        stale++;
+        maxLagMs = Math.max(maxLagMs, this.#lo - h);
+      }
+    }
+    return { hi: stale === 0 ? least : greatest, stale, maxLagMs };
+  }
+
   estimate(): ClockEstimate | null {
     if (this.#samples === 0) return null;
+    const { hi, stale, maxLagMs } = this.#hi();
     return {
-      offsetMs: Math.round((this.#lo + this.#hi) / 2),
-      withinMs: Math.round((this.#hi - this.#lo) / 2),
+      offsetMs: Math.round((this.#lo + hi) / 2),
+      withinMs: Math.round((hi - this.#lo) / 2),
       samples: this.#samples,
-      apart: this.#apart(),
-      restarts: this.#restarts,
+      apart: this.#apart(hi),
+      restarts: 0,
+      stale,
+      maxLagMs: Math.round(maxLagMs),
     };
   }
 
@@ -81,7 +121,7 @@ export class ServerClock {
    * apart (the margins of waits cover that much), else the least offset they allow.
    */
   correctionMs(): number {
-    return this.#apart() ? this.#lo : 0;
+    return this.#samples > 0 && this.#apart(this.#hi().hi) ? this.#lo : 0;
   }
 
   /** A moment the API named (ms on its clock), on the suite's clock; never earlier than it is. */
@@ -89,8 +129,16 @@ export class ServerClock {
     return serverMs - this.correctionMs();
   }
 
-  #apart(): boolean {
-    return this.#samples > 0 && (this.#lo > 0 || this.#hi < 0);
+  /**
+   * The API's time at a moment of the suite's clock, at its freshest reading: never later than it
+   * was, and later than a stale `Date` where the answers show the `Date` lagged. Null without a sample.
+   */
+  serverTimeAt(suiteMs: number): number | null {
+    return this.#samples === 0 ? null : suiteMs + this.#lo;
+  }
+
+  #apart(hi: number): boolean {
+    return this.#samples > 0 && (this.#lo > 0 || hi < 0);
   }
 }
 
@@ -109,4 +157,16 @@ export function serverTimeOf(exchange: Exchange, clock: ServerClock): number {
   const date = exchange.response ? dateOf(exchange.response.headers) : null;
   if (date !== null) return date;
   return Date.parse(exchange.startedAt) + exchange.durationMs + clock.correctionMs();
+}
+
+/**
+ * Every reasonable reading of the API's time when it answered an exchange, in milliseconds: from
+ * its own `Date` (which may lag, never lead) to the freshest reading the run's answers give of that
+ * moment. A judgement of a time the API sent holds against all of them: a time too far ahead is
+ * one ahead of the latest reading, a time in the past one behind the earliest.
+ */
+export function serverTimesOf(exchange: Exchange, clock: ServerClock): { readonly earliest: number; readonly latest: number } {
+  const own = serverTimeOf(exchange, clock);
+  const freshest = clock.serverTimeAt(endedAt(exchange));
+  return { earliest: own, latest: freshest === null ? own : Math.max(own, freshest) };
 }

@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { Agent, EnvHttpProxyAgent, request as undiciRequest } from './undici.js';
 import type { Exchange, TransportFailureKind } from './exchange.js';
+import { fragileAtHttpLevel } from './front-end-fragile.js';
 import { describeRequest, responderOf } from './exchange.js';
 import { TransportFailure } from './failures.js';
 import { DEFAULT_TIMEOUT_MS } from './layers/limits.js';
@@ -142,7 +143,7 @@ function exchangeOf(request: Outgoing): Exchange {
     bucket: request.bucket,
     request: { method: request.method, url: request.url, headers: { ...request.headers }, ...(request.body !== undefined ? { body: request.body } : {}) },
     ...(spec.expect429 ? { planned429: true } : {}),
-    ...(spec.frontEndFragile ? { frontEndFragile: true } : {}),
+    ...(spec.frontEndFragile || fragileAtHttpLevel(request.url) ? { frontEndFragile: true } : {}),
     ...(spec.pace === false ? { unpaced: true } : {}),
     ...(request.retryOf !== undefined ? { retryOf: request.retryOf } : {}),
     ...(request.retryCause !== undefined ? { retryCause: request.retryCause } : {}),

@@ -1,7 +1,9 @@
 import type { ClauseId } from '../clauses/catalogue.js';
 import { describeRequest, endedAt, fromApi, type Exchange } from '../http/exchange.js';
-import { RESET_SKEW_SECONDS, rateHeaders } from '../http/rate-headers.js';
-import { dateOf, serverClockOf, serverTimeOf } from '../http/server-clock.js';
+import { httpAnswerOf, isHttpAnswer } from '../http/http-answers.js';
+import { rateHeaders } from '../http/rate-headers.js';
+import { RESET_MARGIN_SECONDS, readReset } from '../http/reset-reading.js';
+import { dateOf, serverClockOf } from '../http/server-clock.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors, type SchemaName } from '../schemas.js';
 import { collections } from '../target/collections.js';
@@ -58,10 +60,10 @@ function whoseCeiling(ceiling: number): string {
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 /** Responses of the API (a front end's answer to a malformed request too, for the clauses of any responder: `judgedBy`). */
 const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined && fromApi(e));
-// A 304 has no content either (RFC 9110, 15.4.5): a framework's ETag support answers a conditional
-// request with one (the explorer sends If-None-Match), and "responses are always JSON" cannot ask a
-// body of it, as it cannot of a 204.
-const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204 && e.response.status !== 304;
+// A 304 has no content either (RFC 9110, 15.4.5), as a 204 has none; and an answer HTTP gives a
+// request that asked for it (a range, a condition, a negotiation: src/http/http-answers.ts) is no
+// representation of the API's, whoever gave it: "responses are always JSON" asks neither for a body.
+const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204 && e.response.status !== 304 && !isHttpAnswer(e);
 const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
 /** Bodies parsed once for all the judges. */
 const parsedBodies = new WeakMap<Exchange, unknown>();
@@ -215,7 +217,9 @@ export const RUN_WIDE_JUDGES = {
     answered(log)
       .filter((e) => hasBody(e) && e.response.json !== 'ok')
       .map((e) => ({
-        reason: `the ${e.response.status} body is not JSON (${e.response.headers['content-type'] ?? 'no Content-Type'})${e.response.jsonProblem ? `: ${e.response.jsonProblem}` : ''}`,
+        reason:
+          httpAnswerOf(e)?.problem ??
+          `the ${e.response.status} body is not JSON (${e.response.headers['content-type'] ?? 'no Content-Type'})${e.response.jsonProblem ? `: ${e.response.jsonProblem}` : ''}`,
         exchange: e,
       })),
 
@@ -303,7 +307,8 @@ export const RUN_WIDE_JUDGES = {
 
   'RATE-1': (log) =>
     answered(log)
-      .filter(authenticated)
+      // HTTP's answer to a range, a condition or a negotiation may come from a front end or a cache, without the API's headers.
+      .filter((e) => authenticated(e) && !isHttpAnswer(e))
       .flatMap((e) => {
         const h = rateHeaders(e.response.headers);
         const missing = [
@@ -327,7 +332,6 @@ export const RUN_WIDE_JUDGES = {
       .flatMap((e) => {
         const h = rateHeaders(e.response.headers);
         const ceiling = profile.limits.perKeyPerMinute;
-        const at = serverTimeOf(e, clock) / 1000;
         const reasons: string[] = [];
         if (h.limit !== null && h.limit !== ceiling) reasons.push(`X-RateLimit-Limit is ${h.limit}, the per-key ceiling is ${ceiling}${whoseCeiling(ceiling)}`);
         if (h.remaining !== null && h.limit !== null && h.remaining > h.limit)
@@ -335,15 +339,17 @@ export const RUN_WIDE_JUDGES = {
         if (/^\s*-\d+\s*$/.test(e.response.headers['x-ratelimit-remaining'] ?? ''))
           reasons.push(`X-RateLimit-Remaining is negative (${e.response.headers['x-ratelimit-remaining']!.trim()})`);
         if (h.reset !== null) {
-          // Judged against the target's own time of the answer (its Date), with RESET_SKEW_SECONDS either way.
-          const ahead = h.reset - at;
-          const skew = `${RESET_SKEW_SECONDS} s allowed, against ${dateOf(e.response.headers) === null ? "the suite's clock" : 'the Date header it came with'}`;
-          if (ahead > profile.limits.windowSeconds + RESET_SKEW_SECONDS)
+          // Judged against every reasonable reading of the target's time: its Date may lag, never lead.
+          const reading = readReset(h.reset, e, clock, profile.limits.windowSeconds);
+          const against = dateOf(e.response.headers) === null ? "the suite's clock, moved by the run's Date headers" : 'the Date headers of the run';
+          if (reading.kind === 'too-far-ahead')
             reasons.push(
-              `X-RateLimit-Reset ${h.reset} is ${Math.round(ahead)} s ahead, more than one window of ${profile.limits.windowSeconds} s (${skew}): not a Unix time in seconds`,
+              `X-RateLimit-Reset ${h.reset} is ${Math.round(reading.aheadS)} s ahead of the target's time, more than one window of ${profile.limits.windowSeconds} s and ${RESET_MARGIN_SECONDS} s besides (read against ${against}): not a Unix time in seconds`,
             );
-          else if (ahead < -RESET_SKEW_SECONDS)
-            reasons.push(`X-RateLimit-Reset ${h.reset} lies ${Math.round(-ahead)} s in the past (${skew}): not the Unix time the window resets`);
+          else if (reading.kind === 'past')
+            reasons.push(
+              `X-RateLimit-Reset ${h.reset} lies ${Math.round(reading.behindS)} s before the target's time (more than ${RESET_MARGIN_SECONDS} s, read against ${against}): not the Unix time the window resets`,
+            );
         }
         return reasons.length === 0 ? [] : [{ reason: reasons.join('; '), exchange: e }];
       });
@@ -352,7 +358,7 @@ export const RUN_WIDE_JUDGES = {
   'RATE-8': (log, profile) => {
     // Only a Reset that is a Unix time near the response (on the target's clock) tells two windows apart (RATE-2 judges the rest).
     const clock = serverClockOf(log);
-    const plausible = (e: Answered, reset: number) => Math.abs(reset - serverTimeOf(e, clock) / 1000) <= profile.limits.windowSeconds + RESET_SKEW_SECONDS;
+    const plausible = (e: Answered, reset: number) => readReset(reset, e, clock, profile.limits.windowSeconds).kind === 'unix-time';
     const last = new Map<string, Answered>();
     // Pairs of sequential requests of a key in one window where Remaining did not fall, and
     // whether it fell anywhere. A sliding window or a token bucket gives budget back between two

@@ -18,14 +18,19 @@ export interface ClockFigures {
   readonly withinMs: number | null;
   /** The headers show the clocks apart: no offset of 0 agrees with all of them. */
   readonly apart: boolean;
-  /** Times the headers disagreed with those before them (several clocks behind one address, a clock that stepped). */
+  /** Retired: always 0 (the estimate follows the freshest reading and never starts again; see `stale`). */
   readonly restarts: number;
+  /** Answers whose `Date` lagged the freshest reading of the target's clock (a server or gateway that caches it); absent in earlier reports. */
+  readonly stale?: number;
+  /** The most a `Date` lagged, in milliseconds. */
+  readonly maxLagMs?: number;
 }
 
 export function clockOf(log: readonly Exchange[]): ClockFigures {
   const estimate = serverClockOf(log).estimate();
   if (!estimate) return { samples: 0, offsetMs: null, withinMs: null, apart: false, restarts: 0 };
-  return { samples: estimate.samples, offsetMs: estimate.offsetMs, withinMs: estimate.withinMs, apart: estimate.apart, restarts: estimate.restarts };
+  const { samples, offsetMs, withinMs, apart, restarts, stale, maxLagMs } = estimate;
+  return { samples, offsetMs, withinMs, apart, restarts, stale, maxLagMs };
 }
 
 /**
@@ -37,6 +42,9 @@ export function clocksApart(c: ClockFigures): boolean {
   return c.apart && c.offsetMs !== null && c.withinMs !== null && Math.abs(c.offsetMs) - c.withinMs >= 1000;
 }
 
+/** A lag of the `Date` headers worth a clause of the clock's line. */
+const STALE_WORTH_SAYING_MS = 2000;
+
 /** One line for `summary.md` and `report.html` (and the terminal, where the clocks are a second apart or more). */
 export function clockLine(c: ClockFigures): string {
   if (c.samples === 0 || c.offsetMs === null || c.withinMs === null) {
@@ -44,10 +52,11 @@ export function clockLine(c: ClockFigures): string {
   }
   const seconds = (ms: number) => (Math.abs(ms) < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
   const from = `from ${c.samples} Date header(s)`;
+  // A lag within the second a Date is rounded to, and the time the answer took, is no news.
   const disagreed =
-    c.restarts === 0
+    (c.stale ?? 0) === 0 || (c.maxLagMs ?? 0) < STALE_WORTH_SAYING_MS
       ? ''
-      : `; its Date headers disagreed with the earlier ones ${c.restarts} time(s) (more than one clock behind the address, or a clock that stepped), and the latest were followed`;
+      : `; ${c.stale} of its Date headers lagged the freshest reading, by up to ${seconds(c.maxLagMs ?? 0)} (a server or gateway that keeps its Date, or a clock behind another): they were not taken for the time, and every time the target sent was judged against each reading from its answer's own Date to the freshest`;
   if (!c.apart) return `clock: the target's clock and the suite's agree within ${seconds(c.withinMs + Math.abs(c.offsetMs))} (${from})${disagreed}`;
   const way = c.offsetMs > 0 ? 'ahead of' : 'behind';
   return `clock: the target's clock is ${seconds(Math.abs(c.offsetMs))} ${way} the suite's (±${seconds(c.withinMs)}, ${from}); every time the target sent was read on its own clock, so this explains no finding${disagreed}`;

@@ -17,6 +17,13 @@ export interface HeaderEntry {
   readonly clauses: readonly ClauseId[];
   /** Clauses it cannot reach, each with the reason. */
   readonly unreached: Readonly<Partial<Record<ClauseId, string>>>;
+  /**
+   * The answers HTTP gives the request besides the representation (statuses of
+   * src/http/http-answers.ts's table): each is judged by HTTP's rules and what the API still owes
+   * in it, never as a JSON body. A test holds each entry to the table: an entry HTTP gives a
+   * meaning is sent only once the table has its answers.
+   */
+  readonly httpAnswers: readonly number[];
   /** A faulty target could take it for a write: left out of a read-only run. @default false */
   readonly writes?: boolean;
   /**
@@ -35,29 +42,40 @@ const EVERY_ANSWER: readonly ClauseId[] = ['GEN-1', 'GEN-3', 'GEN-5', 'ERR-1', '
 const ADDRESSED: readonly ClauseId[] = [...EVERY_ANSWER, 'RATE-7'];
 
 export const REQUEST_HEADERS: readonly HeaderEntry[] = [
-  { name: 'Accept: application/xml', headers: { accept: 'application/xml' }, clauses: EVERY_ANSWER, unreached: {} },
-  { name: 'Accept: text/html', headers: { accept: 'text/html' }, clauses: EVERY_ANSWER, unreached: {} },
+  { name: 'Accept: application/xml', httpAnswers: [406], headers: { accept: 'application/xml' }, clauses: EVERY_ANSWER, unreached: {} },
+  { name: 'Accept: text/html', httpAnswers: [406], headers: { accept: 'text/html' }, clauses: EVERY_ANSWER, unreached: {} },
   {
     name: 'Accept: application/xml, application/json;q=0.1',
     headers: { accept: 'application/xml, application/json;q=0.1' },
+    // JSON is acceptable (q=0.1): the representation it has is the answer HTTP asks for.
+    httpAnswers: [],
     clauses: EVERY_ANSWER,
     unreached: {},
   },
-  { name: 'Accept-Charset: iso-8859-1', headers: { 'accept-charset': 'iso-8859-1' }, clauses: EVERY_ANSWER, unreached: {} },
+  { name: 'Accept-Charset: iso-8859-1', httpAnswers: [406], headers: { 'accept-charset': 'iso-8859-1' }, clauses: EVERY_ANSWER, unreached: {} },
   {
-    // A 304 has no content (RFC 9110, 15.4.5): a framework's ETag support may answer it, and GEN-1 exempts it as it does a 204.
+    // A 304 has no content (RFC 9110, 15.4.5): a framework's ETag support may answer it.
     name: 'If-None-Match: *',
     headers: { 'if-none-match': '*' },
+    httpAnswers: [304],
     clauses: EVERY_ANSWER,
     unreached: {},
   },
-  { name: 'Range: bytes=0-9', headers: { range: 'bytes=0-9' }, clauses: EVERY_ANSWER, unreached: {} },
-  { name: 'X-HTTP-Method-Override: DELETE', headers: { 'x-http-method-override': 'DELETE' }, clauses: EVERY_ANSWER, unreached: {}, writes: true },
+  { name: 'Range: bytes=0-9', httpAnswers: [206, 416], headers: { range: 'bytes=0-9' }, clauses: EVERY_ANSWER, unreached: {} },
+  {
+    name: 'X-HTTP-Method-Override: DELETE',
+    httpAnswers: [],
+    headers: { 'x-http-method-override': 'DELETE' },
+    clauses: EVERY_ANSWER,
+    unreached: {},
+    writes: true,
+  },
   // Each names another client address; a target behind no proxy, or one that appends, still counts the sender's.
   {
     name: 'X-Forwarded-For: another address',
     headers: { 'x-forwarded-for': '203.0.113.7' },
     secondAddress: { 'x-forwarded-for': '203.0.113.70' },
+    httpAnswers: [],
     clauses: ADDRESSED,
     unreached: {},
   },
@@ -65,6 +83,7 @@ export const REQUEST_HEADERS: readonly HeaderEntry[] = [
     name: 'X-Real-IP: another address',
     headers: { 'x-real-ip': '203.0.113.8' },
     secondAddress: { 'x-real-ip': '203.0.113.80' },
+    httpAnswers: [],
     clauses: ADDRESSED,
     unreached: {},
   },
@@ -72,6 +91,7 @@ export const REQUEST_HEADERS: readonly HeaderEntry[] = [
     name: 'Forwarded: for another address',
     headers: { forwarded: 'for=203.0.113.9' },
     secondAddress: { forwarded: 'for=203.0.113.90' },
+    httpAnswers: [],
     clauses: ADDRESSED,
     unreached: {},
   },

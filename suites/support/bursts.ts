@@ -1,4 +1,4 @@
-import { dateOf, type HttpResponse, RESET_SKEW_SECONDS, rateHeaders, serverClockOf, sleep as defaultSleep, suiteNow } from '../../src/kit-judging.js';
+import { dateOf, type HttpResponse, RESET_MARGIN_SECONDS, rateHeaders, serverClockOf, sleep as defaultSleep, suiteNow } from '../../src/kit-judging.js';
 
 /**
  * Crossing a rate limit on purpose, soundly for fixed and sliding windows alike.
@@ -39,7 +39,8 @@ export type BurstJudgement =
 /**
  * One response as a step. A Reset that is no Unix time within a window of now (milliseconds, or
  * seconds from now) cannot tell windows apart, so it counts as absent. Now is the target's, its
- * `Date`, where it sends one: the suite's clock may be minutes off.
+ * `Date`, where it sends one: the suite's clock may be minutes off, and the `Date` may lag by as
+ * much (a server that caches it), so the margin is RATE-2's, minutes.
  */
 export function stepOf(res: HttpResponse, sentAt: number, doneAt: number, windowMs: number): BurstStep {
   const reset = rateHeaders(res.headers).reset;
@@ -51,8 +52,8 @@ export function stepOf(res: HttpResponse, sentAt: number, doneAt: number, window
 /** Further bursts tried when one could not fill a window in time. */
 const SLOW_RETRIES = 2;
 
-/** Clock difference tolerated between the suite and the target when reading a Reset. */
-const PLAUSIBLE_SKEW_MS = RESET_SKEW_SECONDS * 1000;
+/** Clock difference tolerated between the suite and the target, or a stale `Date`, when reading a Reset. */
+const PLAUSIBLE_SKEW_MS = RESET_MARGIN_SECONDS * 1000;
 
 /** Most requests one burst sends: enough to fill a whole window even when a boundary falls inside. */
 export function burstCap(ceiling: number): number {

@@ -14,6 +14,9 @@ import { ROOT, runCli, type CliResult } from './cli.js';
 export const BLIND = {
   python: { command: 'python3', server: join(ROOT, 'variants/blind/server.py'), profile: join(ROOT, 'variants/blind/profile.json') },
   node: { command: process.execPath, server: join(ROOT, 'variants/blind-node/server.mjs'), profile: join(ROOT, 'variants/blind-node/profile.json') },
+  // FastAPI on Debian's uvicorn 0.17, its defaults kept: its Date is taken when a connection opens and
+  // kept for the connection's life, so on kept-alive connections it lags (docs/judging.md).
+  asgi: { command: '/usr/bin/python3', server: join(ROOT, 'variants/blind-asgi/server.py'), profile: join(ROOT, 'variants/blind-asgi/profile.json') },
   enterprise: {
     command: process.execPath,
     server: join(ROOT, 'variants/blind-enterprise/server.mjs'),

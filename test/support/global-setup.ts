@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compiledUrl } from '../../bin/compiled.mjs';
@@ -13,6 +13,9 @@ export default async function setup(): Promise<() => void> {
   // Compiled once before the first test, not by several of the CLI runs that start together.
   await compiledUrl('bin/cli.ts');
   const dir = mkdtempSync(join(tmpdir(), 'conformance-tests-'));
+  // Traversable, not listable: front ends that drop root for their workers (lighttpd, Varnish as
+  // www-data and varnish) open their logs and work folders inside it (test/support/front-ends/).
+  chmodSync(dir, 0o711);
   process.env.TMPDIR = dir;
   return () => {
     if (process.env.KEEP_TEST_TMP) process.stdout.write(`test scratch kept in ${dir}\n`);

@@ -1,0 +1,18 @@
+import { APACHE, reason as apache, startApache } from './apache.js';
+import { CADDY, reason as caddy, startCaddy } from './caddy.js';
+import { HAPROXY, reason as haproxy, startHaproxy } from './haproxy.js';
+import { LIGHTTPD, reason as lighttpd, startLighttpd } from './lighttpd.js';
+import { VARNISHD, reason as varnish, startVarnish } from './varnish.js';
+
+export type { RunningFrontEnd } from './process.js';
+
+/** The real front ends a test can put in front of a server, by name. nginx has its own launcher: ../nginx.ts. */
+export const FRONT_ENDS = {
+  apache: { binary: APACHE, start: startApache, reason: apache },
+  haproxy: { binary: HAPROXY, start: startHaproxy, reason: haproxy },
+  caddy: { binary: CADDY, start: startCaddy, reason: caddy },
+  lighttpd: { binary: LIGHTTPD, start: startLighttpd, reason: lighttpd },
+  varnish: { binary: VARNISHD, start: startVarnish, reason: varnish },
+} as const;
+
+export type FrontEndName = keyof typeof FRONT_ENDS;
