@@ -52,7 +52,7 @@ const judged = (log: Exchange[]) =>
 
 describe('answers HTTP gives a request that asks for them are judged by HTTP, not as JSON bodies', () => {
   test("Apache's 206 to a range, with its Content-Range and the first ten bytes of the JSON list, is no finding", () => {
-    expect(httpAnswerOf(apache206())).toMatchObject({ rule: { status: 206 }, problem: null });
+    expect(httpAnswerOf(apache206())).toMatchObject({ rule: { statuses: [206] }, problem: null });
     expect(judged([apache206()])).toEqual([]);
   });
 
@@ -87,6 +87,23 @@ describe('answers HTTP gives a request that asks for them are judged by HTTP, no
     expect(RUN_WIDE_JUDGES['GEN-1'](unasked)).toHaveLength(3);
   });
 
+  test("Express's default answer to OPTIONS, and Go's redirect of a path not in its normal form, are no finding; a redirect of a path in normal form is", () => {
+    const options = exchange({}, 200, { 'content-type': 'text/html; charset=utf-8', allow: 'GET,HEAD' }, 'GET,HEAD');
+    options.request.method = 'OPTIONS';
+    const moved = (path: string) => {
+      const e = exchange(
+        {},
+        301,
+        { 'content-type': 'text/html; charset=utf-8', location: '/api/v1/workspaces' },
+        '<a href="/api/v1/workspaces">Moved Permanently</a>.',
+      );
+      e.request.url = `http://t${path}`;
+      return e;
+    };
+    expect(judged([options, moved('/api/v1//workspaces'), moved('/api/v1/../v1/workspaces'), moved('/api/v1/workspaces/')])).toEqual([]);
+    expect(RUN_WIDE_JUDGES['GEN-1']([moved('/api/v1/workspaces')])).toHaveLength(1);
+  });
+
   test('a 406 to an Accept that admits JSON is no answer HTTP gives it', () => {
     const admitted = exchange({ accept: 'application/xml, application/json;q=0.1' }, 406, { 'content-type': 'text/html' }, '<html>406</html>');
     expect(httpAnswerOf(admitted)).toBeNull();
@@ -99,7 +116,7 @@ describe('the table per catalogue entry', () => {
 
   test('every request-header entry names exactly the answers the table gives its request', () => {
     for (const entry of REQUEST_HEADERS) {
-      const given = HTTP_ANSWERS.filter((rule) => rule.asks({ method: 'GET', headers: { ...entry.headers } })).map((rule) => rule.status);
+      const given = HTTP_ANSWERS.filter((rule) => rule.asks({ method: 'GET', headers: { ...entry.headers } })).flatMap((rule) => rule.statuses);
       expect([...entry.httpAnswers].sort(), entry.name).toEqual(given.sort());
     }
   });
@@ -115,7 +132,7 @@ describe('the table per catalogue entry', () => {
   test('docs/judging.md holds the table: every answer, what asks for it and what the API owes in it', () => {
     const page = readFileSync(join(ROOT, 'docs/judging.md'), 'utf8');
     for (const rule of HTTP_ANSWERS) {
-      expect(page, rule.name).toContain(`| ${rule.status} ${rule.name} |`);
+      expect(page, rule.name).toContain(`| ${rule.statuses.join(', ')} ${rule.name} |`);
       expect(page, rule.name).toContain(rule.owes);
     }
   });

@@ -13,7 +13,7 @@ import type { Exchange } from './exchange.js';
 export interface HttpAnswerRule {
   /** How the report and docs/judging.md name it. */
   readonly name: string;
-  readonly status: number;
+  readonly statuses: readonly number[];
   /** Where HTTP gives the answer. */
   readonly rfc: string;
   /** What in the request asks for it, in words. */
@@ -26,8 +26,10 @@ export interface HttpAnswerRule {
   readonly problem: (response: ResponseOf) => string | null;
 }
 
-type RequestOf = Pick<Exchange['request'], 'method' | 'headers'>;
+type RequestOf = Pick<Exchange['request'], 'method' | 'headers'> & { readonly url?: string };
 type ResponseOf = Pick<NonNullable<Exchange['response']>, 'status' | 'headers' | 'body' | 'bytes'>;
+
+const REDIRECTS = [301, 302, 307, 308] as const;
 
 const header = (request: RequestOf, name: string): string | undefined => {
   const value = request.headers[name] ?? Object.entries(request.headers).find(([key]) => key.toLowerCase() === name)?.[1];
@@ -56,6 +58,17 @@ function partialProblem(response: ResponseOf): string | null {
   return null;
 }
 
+/**
+ * A path that is not in its normal form (RFC 3986, 6.2.2: dot-segments, an empty segment, a
+ * trailing slash): servers and frameworks answer it with a redirect to the normal form (Go's
+ * ServeMux for `//` and `/../`, Starlette's redirect_slashes for a trailing slash).
+ */
+function unnormalPath(request: RequestOf): boolean {
+  // The path as sent, before any parser normalizes it: what follows the authority, or a relative URL's.
+  const raw = request.url === undefined ? '' : (/^[a-z]+:\/\/[^/]*(\/[^?#]*)/i.exec(request.url)?.[1] ?? request.url.split(/[?#]/)[0]!);
+  return /\/\/|\/\.\.?(\/|$)/.test(raw) || (raw.length > 1 && raw.endsWith('/'));
+}
+
 /** Whether `value`, an Accept-style list, admits `wanted` (or a wildcard) with a quality above 0. */
 function admits(value: string, wanted: readonly string[]): boolean {
   return value.split(',').some((part) => {
@@ -80,7 +93,7 @@ function unmet(request: RequestOf): boolean {
 export const HTTP_ANSWERS: readonly HttpAnswerRule[] = [
   {
     name: 'a range of the representation',
-    status: 206,
+    statuses: [206],
     rfc: 'RFC 9110, 14.2 and 15.3.7',
     when: 'GET with Range: bytes=…',
     owes: 'a Content-Range naming as many bytes as the body holds; bytes of the JSON representation (from the first byte: the start of a JSON text)',
@@ -89,7 +102,7 @@ export const HTTP_ANSWERS: readonly HttpAnswerRule[] = [
   },
   {
     name: 'a range not satisfiable',
-    status: 416,
+    statuses: [416],
     rfc: 'RFC 9110, 15.5.17',
     when: 'GET with Range: bytes=…',
     owes: 'nothing of the representation; its body, which a front end may write, is not judged as the API’s',
@@ -98,7 +111,7 @@ export const HTTP_ANSWERS: readonly HttpAnswerRule[] = [
   },
   {
     name: 'not modified',
-    status: 304,
+    statuses: [304],
     rfc: 'RFC 9110, 13.1.2, 13.1.3 and 15.4.5',
     when: 'GET or HEAD with If-None-Match or If-Modified-Since',
     owes: 'no content (a 304 has none, as a 204)',
@@ -107,7 +120,7 @@ export const HTTP_ANSWERS: readonly HttpAnswerRule[] = [
   },
   {
     name: 'a precondition failed',
-    status: 412,
+    statuses: [412],
     rfc: 'RFC 9110, 13.1 and 15.5.13',
     when: 'If-Match or If-Unmodified-Since, or If-None-Match on a method other than GET or HEAD',
     owes: 'nothing of the representation; its body, which a front end may write, is not judged as the API’s',
@@ -119,12 +132,30 @@ export const HTTP_ANSWERS: readonly HttpAnswerRule[] = [
   },
   {
     name: 'not acceptable',
-    status: 406,
+    statuses: [406],
     rfc: 'RFC 9110, 12.5 and 15.5.7',
     when: 'an Accept that admits no JSON, an Accept-Charset without UTF-8, an Accept-Language or Accept-Encoding',
     owes: 'nothing of the representation; its body, which a front end may write, is not judged as the API’s',
     asks: unmet,
     problem: () => null,
+  },
+  {
+    name: 'the methods a resource serves',
+    statuses: [200],
+    rfc: 'RFC 9110, 9.3.7 and 10.2.1',
+    when: 'OPTIONS',
+    owes: 'what it serves, in an Allow header if any; its content, which HTTP does not define (Express answers "GET,HEAD" as text/html), is not judged as the API’s',
+    asks: (request) => request.method === 'OPTIONS',
+    problem: () => null,
+  },
+  {
+    name: 'a redirect to the normal form of the path',
+    statuses: [...REDIRECTS],
+    rfc: 'RFC 3986, 6.2.2; RFC 9110, 15.4',
+    when: 'a path with a dot-segment, an empty segment or a trailing slash',
+    owes: 'a Location to follow (the suite never follows it); its content is not judged as the API’s',
+    asks: unnormalPath,
+    problem: (response) => (response.headers['location'] ? null : `a ${response.status} without Location redirects nowhere`),
   },
 ];
 
@@ -139,7 +170,7 @@ export interface HttpAnswer {
 export function httpAnswerOf(exchange: Pick<Exchange, 'request' | 'response'>): HttpAnswer | null {
   const response = exchange.response;
   if (response === undefined) return null;
-  const rule = HTTP_ANSWERS.find((r) => r.status === response.status && r.asks(exchange.request));
+  const rule = HTTP_ANSWERS.find((r) => r.statuses.includes(response.status) && r.asks(exchange.request));
   return rule ? { rule, problem: rule.problem(response) } : null;
 }
 
