@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+// `npm run stress -- [--runs N] [--busy] [--out DIR] [-- vitest args]`: the whole `npm test` N times
+// in a row, with `--busy` beside a busy loop on one core (a CI machine that runs something else too),
+// keeping the whole log of every run that failed. A test that fails once here is a bug: fix its
+// cause, never its tolerance alone. Prints one line a run and a summary of the tests that failed.
+
+const { values, positionals } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10' },
+    busy: { type: 'boolean', default: false },
+    out: { type: 'string', default: 'stress-logs' },
+  },
+  allowPositionals: true,
+});
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) {
+  process.stderr.write(`stress: --runs must be a whole number of at least 1, got "${values.runs}"\n`);
+  process.exit(2);
+}
+const out = values.out!;
+mkdirSync(out, { recursive: true });
+
+/** A core kept busy for the whole stress run: a loop that never yields, in a process of its own. */
+function busyLoop(): ChildProcess {
+  return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+}
+
+/** One `npm test`: its exit status, its whole output and how long it took. */
+function npmTest(): Promise<{ code: number; output: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['test', ...(positionals.length > 0 ? ['--', ...positionals] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output, ms: Date.now() - started }));
+  });
+}
+
+/** The names of the tests vitest marked failed, from its output without colours. */
+function failedTests(output: string): string[] {
+  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  return [...new Set(plain.split('\n').flatMap((line) => /^\s*FAIL\s+(.*)$/.exec(line)?.[1]?.trim() ?? []))];
+}
+
+const busy = values.busy ? busyLoop() : null;
+const stop = () => busy?.kill('SIGKILL');
+process.once('SIGINT', () => {
+  stop();
+  process.exit(130);
+});
+const failures = new Map<string, number>();
+let green = 0;
+try {
+  for (let i = 1; i <= runs; i++) {
+    const { code, output, ms } = await npmTest();
+    const failed = failedTests(output);
+    if (code === 0) green++;
+    else {
+      const log = join(out, `run-${i}.log`);
+      writeFileSync(log, output);
+      for (const name of failed.length > 0 ? failed : ['(no test named: see the log)']) failures.set(name, (failures.get(name) ?? 0) + 1);
+    }
+    process.stdout.write(
+      `run ${i} of ${runs}${busy ? ' (beside a busy core)' : ''}: ${code === 0 ? 'green' : `red, log in ${join(out, `run-${i}.log`)}`} in ${Math.round(ms / 1000)} s\n`,
+    );
+  }
+} finally {
+  stop();
+}
+process.stdout.write(`${green} of ${runs} green${busy ? ' beside a busy core' : ''}\n`);
+for (const [name, count] of failures) process.stdout.write(`  failed ${count} time(s): ${name}\n`);
+process.exit(green === runs ? 0 : 1);
