@@ -37,6 +37,8 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
   // catalogue's GEN-5 was revised to accept structured +json types (RFC 6839): it owns to none.
   enterprise: [],
   asgi: [],
+  flask: [],
+  express: [],
 };
 
 /**
@@ -45,7 +47,7 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
  * deletion probe finds both (the id member in the creation response, the path among the singular
  * and plural forms of the key list's).
  */
-const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = { python: true, node: true, enterprise: true, asgi: true };
+const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = { python: true, node: true, enterprise: true, asgi: true, flask: true, express: true };
 
 async function judged(name: BlindName, profileOf: (own: Profile) => Profile) {
   const result = await runBlind(name, profileOf);

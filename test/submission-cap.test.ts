@@ -89,10 +89,10 @@ test.concurrent('--max-submissions 3 creates at most 3 submissions, and the chec
 test.concurrent('--dry-run names the submissions the run will create and the clauses that need them', async () => {
   const run = await runCli(['--dry-run']);
   expect(run.exitCode).toBe(0);
-  expect(run.stdout).toMatch(/submissions: about (\d+), never more than 10 \(--max-submissions; they cannot be deleted\), for SUB-1, SUB-4, SUB-5/);
+  expect(run.stdout).toMatch(/submissions: about (\d+), never more than 10 \(--max-submissions; they cannot be deleted\), for GEN-3, SUB-1, SUB-4, SUB-5/);
   const capped = await runCli(['--dry-run', '--max-submissions', '0']);
   expect(capped.stdout).toMatch(
-    /submissions: none \(--max-submissions 0: no submission may be created; the checks of SUB-1, SUB-4, SUB-5 that create one are not applicable\)/,
+    /submissions: none \(--max-submissions 0: no submission may be created; the checks of GEN-3, SUB-1, SUB-4, SUB-5 that create one are not applicable, or send no request that may\)/,
   );
 });
 

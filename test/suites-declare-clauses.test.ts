@@ -44,17 +44,18 @@ describe('clause registry', () => {
   test('a selection loads the suite files of its families, and the run-wide judges where one of theirs is kept', () => {
     const files = (only: string[], skip: string[] = []) => selectedSuites({ only, skip });
     expect(files([])).toHaveLength(suiteFiles.length);
-    expect(files(['AUTH'])).toEqual(['auth', 'explorer', 'after-writes', 'run-wide']);
-    expect(files(['GEN-2'])).toEqual(['general', 'explorer', 'run-wide']);
+    expect(files(['AUTH'])).toEqual(['auth', 'explorer', 'pairs', 'after-writes', 'run-wide']);
+    expect(files(['GEN-2'])).toEqual(['general', 'explorer', 'pairs', 'run-wide']);
     expect(files(['SUB', 'PAG-6'])).toEqual(['key-pagination', 'pagination', 'submissions', 'after-writes', 'run-wide']);
     expect(files([], ['GEN', 'RES', 'PAG', 'ERR', 'AUTH', 'SUB', 'KEY'])).toEqual(['rate-limits', 'ip-limits', 'run-wide']);
   });
 
   test('a selection keeps the lanes of its suites, and drops a lane or a phase left empty', () => {
     const lanes = (only: string[]) => selectedPhases({ only, skip: [] }).map((phase) => phase.map((lane) => lane.steps));
-    expect(lanes(['AUTH', 'SUB'])).toEqual([[[['auth'], ['explorer']], [['submissions']]], [[['after-writes']]], [[['run-wide']]]]);
+    expect(lanes(['AUTH', 'SUB'])).toEqual([[[['auth'], ['explorer']], [['submissions']]], [[['pairs']]], [[['after-writes']]], [[['run-wide']]]]);
     expect(lanes(['AUTH', 'KEY', 'RATE-7'])).toEqual([
       [[['auth'], ['keys', 'rate-limits'], ['explorer']]],
+      [[['pairs']]],
       [[['ip-limits']]],
       [[['after-writes']]],
       [[['run-wide']]],

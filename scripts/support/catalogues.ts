@@ -7,6 +7,7 @@ import { JSON_VALUES } from '../../suites/catalogues/json-values.js';
 import { PAGE_OFFSETS } from '../../suites/catalogues/page-offsets.js';
 import { TRANSPORTS } from '../../suites/catalogues/transports.js';
 import { KEY_COMMANDS_CATALOGUE } from '../../suites/explorer/key-model.js';
+import { PAIR_DIMENSIONS, PAIR_FEEDS } from '../../suites/catalogues/pair-dimensions.js';
 
 /** One entry of a catalogue of what varies, as docs/coverage.md lists it. */
 interface Entry {
@@ -47,6 +48,16 @@ const CATALOGUES: readonly { readonly title: string; readonly where: string; rea
     title: 'Transports',
     where: "`suites/catalogues/transports.ts`: every entry sent every run by the explorer, on a key of the run's pool",
     entries: TRANSPORTS,
+  },
+  {
+    title: 'Pairs of what varies (a covering array of strength 2)',
+    where:
+      "`suites/catalogues/pair-dimensions.ts`, `suites/pairs.suite.ts`: every pair of values of every two dimensions meets in at least one request of every run, drawn from the seed; the report lists the pairs' count, what was left out and why, and each request",
+    entries: (Object.keys(PAIR_DIMENSIONS) as (keyof typeof PAIR_DIMENSIONS)[]).map((dimension) => ({
+      name: `${dimension}: ${PAIR_DIMENSIONS[dimension].filter((v) => v !== '—').join(', ')}`,
+      clauses: PAIR_FEEDS[dimension],
+      unreached: {},
+    })),
   },
   {
     title: 'Key lifecycle commands (actors and orders)',

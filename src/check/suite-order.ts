@@ -17,6 +17,7 @@ export const SUITE_ORDER = [
   'keys',
   'rate-limits',
   'explorer',
+  'pairs',
   'ip-limits',
   'after-writes',
   'run-wide',
@@ -63,6 +64,10 @@ export function laneSuites(lane: Lane): readonly SuiteName[] {
  *   waits' own requests where the keys lane is the longer (Node 22 and later).
  * - The account lane walks every other list before it writes submissions, and nothing beside it
  *   writes them.
+ * - The pairs (every two things the run varies, crossed) have a phase of their own: they write
+ *   submissions, which no walk may see change, and send failed credentials, which a target may
+ *   count against the budget per IP address that KEY's revoked keys draw on beside them; before the
+ *   limit per IP address, which counts them.
  * - The limit per IP address (ip-limits) has a phase of its own, after every request without a key
  *   or with a failed credential: RATE-7's burst then counts them, no check expecting a 401 meets the
  *   429s it provokes, and the only requests with a valid key in its window are its own, so that an
@@ -76,6 +81,7 @@ export const SUITE_PHASES: readonly (readonly Lane[])[] = [
     { name: 'keys', steps: [['auth'], ['keys', 'rate-limits'], ['explorer']] },
     { name: 'account', steps: [['general', 'resources'], ['pagination'], ['errors'], ['submissions']] },
   ],
+  [{ name: 'pairs', steps: [['pairs']] }],
   [{ name: 'limit per IP address', steps: [['ip-limits']] }],
   [{ name: 'after writes', steps: [['after-writes']] }],
   [{ name: 'run-wide', steps: [['run-wide']] }],
@@ -97,6 +103,7 @@ export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
   keys: ['KEY'],
   'rate-limits': ['RATE'],
   explorer: ['KEY', 'GEN', 'AUTH'],
+  pairs: ['GEN', 'AUTH'],
   'ip-limits': ['RATE'],
   'after-writes': ['PAG', 'SUB', 'AUTH'],
   'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE', 'AUTH', 'RES'],

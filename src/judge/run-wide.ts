@@ -144,7 +144,9 @@ function servedWithout(kind: 'none' | 'malformed' | 'invalid', carried: string):
   return (log) =>
     answered(log)
       .filter((e) => e.auth === kind && e.check !== undefined && e.request.method !== 'OPTIONS' && isApiPath(e.request.url))
-      .filter((e) => e.response.status >= 200 && e.response.status < 300)
+      // A 304 serves too: it tells the representation is unchanged, and HTTP asks a server to ignore a
+      // condition where the request would not have been answered 2xx without it (RFC 9110, 13.2.1).
+      .filter((e) => (e.response.status >= 200 && e.response.status < 300) || e.response.status === 304)
       .map((e) => ({ reason: `[${e.request.method}] ${pathOf(e.request.url)} with ${carried} was answered ${e.response.status}, expected 401`, exchange: e }));
 }
 

@@ -88,7 +88,7 @@ function submissionLine(input: DryRunInput, estimates: RequestEstimates, strengt
   if (input.readOnly) return 'submissions: none (--read-only)';
   const plan = submissionPlan(estimates, { ...input, maxSubmissions: cap }, strength);
   if (cap === 0)
-    return `submissions: none (--max-submissions 0: no submission may be created; the checks of ${plan.clauses.join(', ')} that create one are not applicable)`;
+    return `submissions: none (--max-submissions 0: no submission may be created; the checks of ${plan.clauses.join(', ')} that create one are not applicable, or send no request that may)`;
   if (plan.wanted === 0) return 'submissions: none';
   const held = plan.wanted > cap ? `; the checks want about ${plan.wanted}, so those last in line get fewer or none` : '';
   return `submissions: about ${plan.count}, never more than ${cap} (--max-submissions; they cannot be deleted), for ${plan.clauses.join(', ')}${held}`;

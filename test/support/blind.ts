@@ -17,6 +17,10 @@ export const BLIND = {
   // FastAPI on Debian's uvicorn 0.17, its defaults kept: its Date is taken when a connection opens and
   // kept for the connection's life, so on kept-alive connections it lags (docs/judging.md).
   asgi: { command: '/usr/bin/python3', server: join(ROOT, 'variants/blind-asgi/server.py'), profile: join(ROOT, 'variants/blind-asgi/profile.json') },
+  // Flask 2.2 on Debian's gunicorn 20.1 (one gthread worker), Werkzeug's redirects and OPTIONS kept.
+  flask: { command: '/usr/bin/python3', server: join(ROOT, 'variants/blind-flask/server.py'), profile: join(ROOT, 'variants/blind-flask/profile.json') },
+  // Express 4.18 from Debian's node-express (/usr/share/nodejs), its ETags and HEAD kept.
+  express: { command: process.execPath, server: join(ROOT, 'variants/blind-express/server.mjs'), profile: join(ROOT, 'variants/blind-express/profile.json') },
   enterprise: {
     command: process.execPath,
     server: join(ROOT, 'variants/blind-enterprise/server.mjs'),

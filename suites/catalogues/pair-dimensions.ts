@@ -1,0 +1,77 @@
+import type { ClauseId } from '../../src/kit.js';
+import type { Row } from '../pairs/covering-array.js';
+
+/**
+ * What the run varies, crossed: every pair of values of every two dimensions meets in at least one
+ * request of every run (suites/pairs.suite.ts), where each dimension alone is varied elsewhere.
+ * Faults live where two meet: a condition answered before authentication (a credential state × a
+ * request header), a retrieval that forgets the account (an operation × the other account), a
+ * reference inside a body looked up without the account (a body's reference × the other account),
+ * an empty collection (a field × its empty value). Data, not code: a value is one word here, its
+ * request is built in the suite, and docs/coverage.md lists the pairs.
+ */
+// '—': the value of a dimension the operation has no use for.
+export const PAIR_DIMENSIONS = {
+  operation: ['list a collection', 'retrieve an item', 'list the keys', 'retrieve a key', 'create a submission'],
+  credential: ['the main key', "the other account's key", 'no key', 'a malformed header', 'an unknown key'],
+  // The request headers of HTTP that change an answer (suites/catalogues/request-headers.ts), on reads.
+  header: ['none', 'If-None-Match: *', 'Range: bytes=0-9', 'Accept: application/xml', '—'],
+  // Of the object the path names: a retrieval's item or key.
+  owner: ["the actor's own", "another account's", '—'],
+  // Of the objects a submission's body and query name.
+  workspace: ["the actor's own", "another account's", '—'],
+  taxonomy: ["the actor's own", "another account's", '—'],
+  rows: ['one', 'empty', '—'],
+} as const;
+
+export type PairDimensions = typeof PAIR_DIMENSIONS;
+
+/**
+ * The clauses each dimension's requests feed, besides every run-wide judge (which sees every answer
+ * of the pairs): docs/coverage.md lists them with the catalogues.
+ */
+export const PAIR_FEEDS: Readonly<Record<keyof PairDimensions, readonly ClauseId[]>> = {
+  operation: ['GEN-3', 'AUTH-6'],
+  credential: ['AUTH-1', 'AUTH-2', 'AUTH-3'],
+  header: ['GEN-1', 'AUTH-1', 'AUTH-2', 'AUTH-3'],
+  owner: ['AUTH-6'],
+  workspace: ['AUTH-6'],
+  taxonomy: ['AUTH-6'],
+  rows: ['GEN-3'],
+};
+export type PairRow = Row<PairDimensions>;
+
+const READS = new Set<string>(['list a collection', 'retrieve an item', 'list the keys', 'retrieve a key']);
+const RETRIEVALS = new Set<string>(['retrieve an item', 'retrieve a key']);
+const LIVE = new Set<string>(['the main key', "the other account's key"]);
+const OWN = "the actor's own";
+
+/**
+ * The rows that mean something: each dimension where the operation uses it, and only where no
+ * earlier refusal hides what the row is about. Another account's object is named by a live key
+ * only (a failed credential is refused before any object is looked at); an empty `rows` goes with
+ * the main key and its own workspace and taxonomy (else a refusal of those hides it; a target may
+ * create it, and the other account's data is written only where AUTH-6 must); a live key's valid
+ * submission with rows is left to SUB-1, which creates it within the run's cap.
+ */
+export function meaningful(row: PairRow): boolean {
+  const read = READS.has(row.operation);
+  const submit = row.operation === 'create a submission';
+  if ((row.header === '—') !== !read) return false;
+  if ((row.owner === '—') !== !RETRIEVALS.has(row.operation)) return false;
+  if ((row.workspace === '—') !== !submit || (row.taxonomy === '—') !== !submit || (row.rows === '—') !== !submit) return false;
+  const live = LIVE.has(row.credential);
+  if (!live && [row.owner, row.workspace, row.taxonomy].includes("another account's")) return false;
+  const ownBody = row.workspace === OWN && row.taxonomy === OWN;
+  // With the main key alone: the other account's data is written only where AUTH-6 must.
+  if (row.rows === 'empty' && !(row.credential === 'the main key' && ownBody)) return false;
+  if (row.rows === 'one' && live && ownBody) return false;
+  return true;
+}
+
+/** A value the run cannot send, and why: the coverage report names it with every pair it leaves out. */
+export interface LeftOut {
+  readonly dimension: keyof PairDimensions;
+  readonly value: string;
+  readonly why: string;
+}

@@ -1,0 +1,219 @@
+import {
+  check,
+  collections,
+  fillPath,
+  fromApi,
+  idsOf,
+  type CheckContext,
+  type CollectionName,
+  type Credential,
+  type HttpResponse,
+  SUBMISSION_CREATION_PATH,
+} from '../src/kit.js';
+import { oneCharacterChanged } from './catalogues/key-spellings.js';
+import { meaningful, PAIR_DIMENSIONS, type LeftOut, type PairDimensions, type PairRow } from './catalogues/pair-dimensions.js';
+import { REQUEST_HEADERS } from './catalogues/request-headers.js';
+import { coveringArray, type CoveringArray } from './pairs/covering-array.js';
+import { listAs } from './support/cross-account.js';
+import { recordIfCreated, tagged, taxonomyIds, workspaceIds } from './support/submissions.js';
+
+// Every pair of what the run varies, visited in every run: a covering array of strength 2 over
+// suites/catalogues/pair-dimensions.ts, drawn from the run's seed, each row one request. Its answers
+// are judged as every answer of the run is, by the run-wide judges (a served request without a live
+// key: AUTH-1, -2, -3; a 5xx: GEN-3; envelopes, items, headers), and here for what only the row
+// knows: another account's object served (AUTH-6), a 5xx to a pair (GEN-3). A phase of its own
+// (src/check/suite-order.ts), before the limit per IP address counts its failed credentials.
+
+const OTHER = "another account's";
+const OWN = "the actor's own";
+
+/** One row sent: the row, how the request reads, and the answer. */
+interface Visited {
+  readonly row: PairRow;
+  readonly label: string;
+  readonly res: HttpResponse;
+}
+
+interface PairsVisit {
+  readonly visited: readonly Visited[];
+  readonly array: CoveringArray<PairDimensions>;
+  readonly leftOut: readonly LeftOut[];
+  /** Rows not sent, with why (the cap on submissions left no room). */
+  readonly unsent: readonly string[];
+}
+
+/** What each account holds that a row may name, as the actor's own or another account's. */
+interface Holdings {
+  readonly items: readonly string[];
+  readonly keys: readonly string[];
+  readonly workspaces: readonly string[];
+  readonly taxonomies: readonly string[];
+}
+
+const visitPairs = (t: CheckContext): Promise<PairsVisit> => t.onceForRun('pairs', () => visit(t));
+
+async function visit(t: CheckContext): Promise<PairsVisit> {
+  const { profile } = t;
+  const all = collections(profile);
+  const lists = Object.values(all).filter((c) => c.list !== null && c.name !== 'apiKeys');
+  const known = (name: CollectionName) => t.run.preflight.collections[name]?.ids ?? [];
+  const item = Object.values(all).find((c) => c.item !== null && c.name !== 'apiKeys' && c.name !== 'submissions' && known(c.name).length > 0) ?? null;
+  const other = t.run.keys.other !== null;
+  const idField = profile.apiKeyFields.id;
+  const keyIds = async (auth: 'main' | 'other') =>
+    profile.paths.apiKeyList && idField ? idsOf((await listAs(t, profile.paths.apiKeyList, auth))?.items ?? [], idField) : [];
+  const othersIds = async (list: string | null) => (list && other ? idsOf((await listAs(t, list, 'other'))?.items ?? []) : []);
+  const mine: Holdings = { items: item ? known(item.name) : [], keys: await keyIds('main'), workspaces: workspaceIds(t), taxonomies: taxonomyIds(t) };
+  const theirs: Holdings = {
+    items: item ? await othersIds(item.list) : [],
+    keys: other ? await keyIds('other') : [],
+    workspaces: await othersIds(all.workspaces.list),
+    taxonomies: await othersIds(all.taxonomies.list),
+  };
+  const param = profile.submissions.workspaceQueryParam;
+  const leftOut: LeftOut[] = [];
+  const leave = (dimension: LeftOut['dimension'], value: string, why: string) => leftOut.push({ dimension, value, why });
+  const noSecond = 'no second account (CONFORMANCE_OTHER_ACCOUNT_API_KEY)';
+  if (!other) {
+    leave('credential', "the other account's key", noSecond);
+    for (const dimension of ['owner', 'workspace', 'taxonomy'] as const) leave(dimension, OTHER, noSecond);
+  } else {
+    if (theirs.items.length === 0 && theirs.keys.length === 0) leave('owner', OTHER, 'the other account shows no item of the retrieval and no key');
+    if (theirs.workspaces.length === 0) leave('workspace', OTHER, 'the other account shows no workspace');
+    if (theirs.taxonomies.length === 0) leave('taxonomy', OTHER, 'the other account shows no taxonomy');
+  }
+  if (lists.length === 0) leave('operation', 'list a collection', 'no list path');
+  if (!item) leave('operation', 'retrieve an item', 'no retrieval path with a listed item (paths.workspace, paths.governanceModel, paths.record …)');
+  if (!profile.paths.apiKeyList) leave('operation', 'list the keys', 'the key list path is not declared (paths.apiKeyList)');
+  if (!profile.paths.apiKey?.includes('{id}') || mine.keys.length === 0)
+    leave('operation', 'retrieve a key', 'the key path or the key id member is not declared (paths.apiKey, apiKeyFields.id), or the key list shows no key');
+  if (t.run.readOnly) leave('operation', 'create a submission', 'a read-only run');
+  else if (!param || mine.workspaces.length === 0 || mine.taxonomies.length === 0)
+    leave('operation', 'create a submission', 'no workspace query parameter (submissions.workspaceQueryParam), workspace or taxonomy to submit to');
+  const out = new Set(leftOut.map((gap) => `${gap.dimension}=${gap.value}`));
+  const dimensions = Object.fromEntries(
+    Object.entries(PAIR_DIMENSIONS).map(([name, values]) => [name, values.filter((value) => !out.has(`${name}=${value}`))]),
+  ) as unknown as PairDimensions;
+  const array = coveringArray(dimensions, meaningful, t.run.seed);
+
+  const visited: Visited[] = [];
+  const unsent: string[] = [];
+  for (const [index, row] of array.rows.entries()) {
+    const actorsOwn = row.credential === "the other account's key" ? theirs : mine;
+    const foreign = row.credential === "the other account's key" ? mine : theirs;
+    const of = (owner: string, ids: (h: Holdings) => readonly string[]) => (owner === OTHER ? ids(foreign) : ids(actorsOwn))[0] ?? '';
+    const credential = credentialOf(t, row.credential);
+    const headers = REQUEST_HEADERS.find((entry) => entry.name === row.header)?.headers ?? {};
+    const pick = <T>(list: readonly T[]) => list[(t.run.seed + index) % list.length]!;
+    let label: string;
+    let send: () => Promise<HttpResponse | null>;
+    if (row.operation === 'create a submission') {
+      const workspace = of(row.workspace, (h) => h.workspaces);
+      const body = {
+        workspace_id: workspace,
+        taxonomy_id: of(row.taxonomy, (h) => h.taxonomies),
+        rows: row.rows === 'empty' ? [] : [{ data: tagged(t, (profile.submissions.sampleRow as Record<string, unknown> | null) ?? {}) }],
+      };
+      label = `[POST] ${SUBMISSION_CREATION_PATH}`;
+      const post = async () => {
+        const res = await t.http.send({ method: 'POST', path: SUBMISSION_CREATION_PATH, query: { [param!]: workspace }, body, auth: credential });
+        await recordIfCreated(t, res);
+        return res;
+      };
+      // The main key's own workspace and taxonomy: the target may create it, within the run's cap.
+      const mayCreate = row.credential === 'the main key' && row.workspace === OWN && row.taxonomy === OWN;
+      send = mayCreate ? () => t.submissions.create(post) : post;
+    } else {
+      const path =
+        row.operation === 'list a collection'
+          ? pick(lists).list!
+          : row.operation === 'list the keys'
+            ? profile.paths.apiKeyList!
+            : row.operation === 'retrieve a key'
+              ? fillPath(
+                  profile.paths.apiKey!,
+                  of(row.owner, (h) => h.keys),
+                )
+              : fillPath(
+                  item!.item!,
+                  of(row.owner, (h) => h.items),
+                );
+      label = `[GET] ${path}`;
+      send = () => t.http.get(path, { auth: credential, headers, ...(row.operation === 'list a collection' ? { query: { limit: 1 } } : {}) });
+    }
+    const res = await send();
+    const described = `${label} by ${row.credential}${row.header !== '—' && row.header !== 'none' ? ` with ${row.header}` : ''}${describeOwners(row)}`;
+    if (res === null) unsent.push(`${described}: the cap on submissions left no room`);
+    else visited.push({ row, label: described, res });
+  }
+  return { visited, array, leftOut, unsent };
+}
+
+/** The objects a row names, where it names another account's. */
+function describeOwners(row: PairRow): string {
+  const named = (['owner', 'workspace', 'taxonomy'] as const)
+    .filter((d) => row[d] === OTHER)
+    .map((d) => (d === 'owner' ? "another account's object" : `another account's ${d}`));
+  const rows = row.rows === 'empty' ? ', rows: []' : '';
+  return `${named.length > 0 ? `, naming ${named.join(' and ')}` : ''}${rows}`;
+}
+
+function credentialOf(t: CheckContext, credential: PairRow['credential']): Credential {
+  switch (credential) {
+    case 'the main key':
+      return 'main';
+    case "the other account's key":
+      return 'other';
+    case 'no key':
+      return 'none';
+    case 'a malformed header':
+      return { header: `Token ${t.run.keys.main}` };
+    case 'an unknown key':
+      return { key: oneCharacterChanged(t.run.keys.main, t.run.keyPrefix), kind: 'invalid' };
+  }
+}
+
+/** The report's lines: how many pairs of how many, in how many requests, and why the rest were left out. */
+function coverageLines(visit: PairsVisit, seed: number): string[] {
+  const { array, leftOut, unsent, visited } = visit;
+  return [
+    `${array.pairs} pairs of ${Object.keys(PAIR_DIMENSIONS).length} dimensions visited in ${visited.length} requests (seed ${seed}); ${array.meaningless.length} pairs have no meaning (an operation without that dimension, or a refusal that comes first)`,
+    ...leftOut.map((gap) => `left out: ${gap.dimension} ${gap.value}: ${gap.why}`),
+    ...unsent.map((line) => `not sent: ${line}`),
+    ...visited.map((v) => `${v.label}: ${v.res.status}`),
+  ];
+}
+
+check(
+  'GEN-3',
+  'every pair of what the run varies (operation, credential, header, owner, a body’s references, rows) meets in a request, and none yields a 5xx',
+  async (t) => {
+    const visit = await visitPairs(t);
+    t.noteExplored(coverageLines(visit, t.run.seed));
+    const failed = visit.visited.filter((v) => fromApi(v.res.exchange) && v.res.status >= 500);
+    if (failed.length > 0)
+      t.fail(
+        `${failed[0]!.label}: answered ${failed[0]!.res.status}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`,
+        ...failed.slice(0, 3).map((v) => v.res),
+      );
+  },
+  { key: 'pairs', concurrent: true },
+);
+
+check(
+  'AUTH-6',
+  "no request of the pairs that names another account's object, in its path or its body, is served, whatever the operation, key or header",
+  async (t) => {
+    const visit = await visitPairs(t);
+    t.noteExplored(coverageLines(visit, t.run.seed));
+    const named = visit.visited.filter((v) => [v.row.owner, v.row.workspace, v.row.taxonomy].includes(OTHER));
+    if (named.length === 0) t.skip(visit.leftOut.find((gap) => gap.value === OTHER)?.why ?? "no pair named another account's object");
+    const served = named.filter((v) => fromApi(v.res.exchange) && ((v.res.status >= 200 && v.res.status < 300) || v.res.status === 304));
+    if (served.length > 0)
+      t.fail(
+        `${served[0]!.label}: answered ${served[0]!.res.status}, expected a refusal (404 not_found_error for an object it cannot reach)`,
+        ...served.slice(0, 3).map((v) => v.res),
+      );
+  },
+  { key: 'pairs', concurrent: true },
+);

@@ -1,0 +1,86 @@
+/**
+ * A covering array of strength 2: rows (one value of every dimension each) such that every pair of
+ * values of every two dimensions that some valid row holds appears in at least one row. Faults
+ * mostly need one or two factors together (NIST's studies behind its combinatorial testing tools),
+ * so this visits, in a few dozen requests, every meeting of two things the run varies.
+ *
+ * Built greedily, as AETG does: every valid row of the (small) space is enumerated, and the row that
+ * covers the most pairs not yet covered is taken, ties broken by the seed, until none is left.
+ * Small and dependency-free; the same dimensions and seed give the same rows, so a finding replays.
+ * The space here is a few thousand rows; a space of millions would want IPOG's column-wise growth.
+ */
+
+/** Dimensions by name, each with its values; a row gives every dimension one value. */
+export type Dimensions = Readonly<Record<string, readonly string[]>>;
+export type Row<D extends Dimensions> = { readonly [K in keyof D]: D[K][number] };
+
+export interface CoveringArray<D extends Dimensions> {
+  readonly rows: readonly Row<D>[];
+  /** Every pair some valid row holds: what the rows cover, whole. */
+  readonly pairs: number;
+  /** Pairs of values no valid row holds (the API gives them no meaning), each `dimension=value × dimension=value`. */
+  readonly meaningless: readonly string[];
+}
+
+/** A pair's name: `credential=no key × header=If-None-Match: *`, dimensions in declared order. */
+export function pairName(a: string, va: string, b: string, vb: string): string {
+  return `${a}=${va} × ${b}=${vb}`;
+}
+
+/** The pairs one row holds. */
+export function pairsOf<D extends Dimensions>(dimensions: D, row: Row<D>): string[] {
+  const names = Object.keys(dimensions);
+  const out: string[] = [];
+  for (let i = 0; i < names.length; i++)
+    for (let j = i + 1; j < names.length; j++) out.push(pairName(names[i]!, row[names[i]!] as string, names[j]!, row[names[j]!] as string));
+  return out;
+}
+
+/** Every row of the space that `valid` keeps. */
+function enumerate<D extends Dimensions>(dimensions: D, valid: (row: Row<D>) => boolean): Row<D>[] {
+  let rows: Record<string, string>[] = [{}];
+  for (const [name, values] of Object.entries(dimensions)) rows = rows.flatMap((row) => values.map((value) => ({ ...row, [name]: value })));
+  return (rows as Row<D>[]).filter(valid);
+}
+
+/** A small seeded generator (mulberry32): the tie-breaks of one seed are the same on every machine. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function coveringArray<D extends Dimensions>(dimensions: D, valid: (row: Row<D>) => boolean, seed: number): CoveringArray<D> {
+  const space = enumerate(dimensions, valid).map((row) => ({ row, pairs: pairsOf(dimensions, row) }));
+  const uncovered = new Set(space.flatMap((s) => s.pairs));
+  const pairs = uncovered.size;
+  const names = Object.keys(dimensions);
+  const meaningless: string[] = [];
+  for (let i = 0; i < names.length; i++)
+    for (let j = i + 1; j < names.length; j++)
+      for (const va of dimensions[names[i]!]!)
+        for (const vb of dimensions[names[j]!]!) {
+          const name = pairName(names[i]!, va, names[j]!, vb);
+          if (!uncovered.has(name)) meaningless.push(name);
+        }
+  const next = random(seed);
+  const rows: Row<D>[] = [];
+  while (uncovered.size > 0) {
+    let best: (typeof space)[number] | null = null;
+    let bestGain = 0;
+    let bestTie = 0;
+    for (const candidate of space) {
+      const gain = candidate.pairs.reduce((n, p) => n + (uncovered.has(p) ? 1 : 0), 0);
+      const tie = next();
+      if (gain > bestGain || (gain === bestGain && gain > 0 && tie > bestTie)) [best, bestGain, bestTie] = [candidate, gain, tie];
+    }
+    rows.push(best!.row);
+    for (const p of best!.pairs) uncovered.delete(p);
+  }
+  return { rows, pairs, meaningless };
+}

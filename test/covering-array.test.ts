@@ -1,0 +1,45 @@
+import { describe, expect, test } from 'vitest';
+import { meaningful, PAIR_DIMENSIONS } from '../suites/catalogues/pair-dimensions.js';
+import { coveringArray, pairsOf } from '../suites/pairs/covering-array.js';
+
+// Every pair of what the run varies meets in a request of every run (suites/pairs.suite.ts): the
+// covering array holds every pair some meaningful row holds, is the same for the same seed, and is
+// small enough for the plan (a few dozen requests, where the whole space is thousands).
+
+describe('the covering array of the pairs', () => {
+  test('covers every pair a meaningful row holds, in a few dozen rows, each row meaningful', () => {
+    const array = coveringArray(PAIR_DIMENSIONS, meaningful, 42);
+    const covered = new Set(array.rows.flatMap((row) => pairsOf(PAIR_DIMENSIONS, row)));
+    expect(covered.size).toBe(array.pairs);
+    expect(array.rows.every(meaningful)).toBe(true);
+    expect(array.rows.length).toBeLessThanOrEqual(40);
+  });
+
+  test('the same seed draws the same rows; another seed may draw others, covering the same pairs', () => {
+    const a = coveringArray(PAIR_DIMENSIONS, meaningful, 7);
+    expect(coveringArray(PAIR_DIMENSIONS, meaningful, 7).rows).toEqual(a.rows);
+    const b = coveringArray(PAIR_DIMENSIONS, meaningful, 8);
+    expect(b.pairs).toBe(a.pairs);
+  });
+
+  test('each of the four classes of a hidden batch is a pair of the array, with a live key where it needs one', () => {
+    const rows = coveringArray(PAIR_DIMENSIONS, meaningful, 1).rows;
+    const live = (c: string) => c === 'the main key' || c === "the other account's key";
+    // A credential state × a request header: a condition sent with no key, on a read.
+    expect(rows.some((r) => r.credential === 'no key' && r.header === 'If-None-Match: *')).toBe(true);
+    // An operation × the other account: a key of another account retrieved by a live key.
+    expect(rows.some((r) => r.operation === 'retrieve a key' && r.owner === "another account's" && live(r.credential))).toBe(true);
+    // A reference inside a body × the other account: the own workspace under another account's taxonomy.
+    expect(rows.some((r) => r.workspace === "the actor's own" && r.taxonomy === "another account's" && live(r.credential))).toBe(true);
+    // A collection-valued field × its empty value, where nothing else refuses first.
+    expect(
+      rows.some((r) => r.rows === 'empty' && r.credential === 'the main key' && r.workspace === "the actor's own" && r.taxonomy === "the actor's own"),
+    ).toBe(true);
+  });
+
+  test('pairs no meaningful row holds are named, not silently dropped', () => {
+    const array = coveringArray(PAIR_DIMENSIONS, meaningful, 1);
+    expect(array.meaningless).toContain("credential=no key × owner=another account's");
+    expect(array.meaningless).toContain('operation=list a collection × rows=empty');
+  });
+});
