@@ -198,3 +198,35 @@ test('the cleanup line names three deleted keys and counts the rest, but names e
   expect(line).not.toMatch(/pool-3\b/);
   expect(line).toMatch(/2 key\(s\) LEFT ON THE TARGET: conformance-run-pool-100 \[key_100\], conformance-run-pool-101 \[key_101\] \(refused\)/);
 });
+
+describe('a key whose creation was never answered, when the target no longer answers', () => {
+  test('is left behind, named, not taken for never created: an unread key list shows nothing either way', async () => {
+    const { deleteKeys } = await import('../src/run/cleanup.js');
+    const { HttpClient } = await import('../src/http/client.js');
+    const { Ledger, UNKNOWN_ID } = await import('../src/broker/ledger.js');
+    // Port 9 (discard) refuses on loopback: the key list, like every request, gets no answer.
+    const http = new HttpClient({
+      baseUrl: 'http://127.0.0.1:9',
+      keys: { main: 'k', other: null },
+      extraHeaders: [],
+      timeoutMs: 800,
+      retryUnanswered: false,
+      hooks: { acquire: async () => {}, record: async () => {} },
+    });
+    const ledger = new Ledger(null);
+    const announced: LedgerEntry = {
+      event: 'creating',
+      kind: 'api_key',
+      id: UNKNOWN_ID,
+      name: 'conformance-run-rate-limits',
+      runId: 'run',
+      baseUrl: 'http://127.0.0.1:9',
+      at: new Date().toISOString(),
+    };
+    ledger.add(announced);
+    const result = await deleteKeys(http, ledger, referenceProfile(), [announced]);
+    expect(result.notCreated).toBe(0);
+    expect(result.leftBehind.map((l) => l.reason)).toEqual(['its creation was never answered, and the key list could not be read to find it']);
+    expect(ledger.entries.filter((e) => e.event === 'not_created')).toEqual([]);
+  });
+});

@@ -6,10 +6,11 @@ import { endedAt, fromApi, type Exchange } from './exchange.js';
  * is a moment on the API's clock, and is judged and waited for on that clock, not on the clock of
  * the machine the suite runs on, which may be minutes off (a CI runner that lost NTP).
  *
- * Each answer bounds the offset between the two clocks: the API wrote `Date` at some moment
- * between the request's sending and its answer, and its clock then read `Date` plus less than a
- * second. The bounds of all answers are intersected, so that a run of many requests knows the
- * offset to a few milliseconds though each header is rounded to the second.
+ * Each answer bounds the offset between the two clocks: the API wrote `Date` before its answer
+ * came, and, where it keeps its `Date` fresh, after the request was sent, its clock then reading
+ * `Date` plus less than a second. The bounds of all answers are intersected, so that a run of many
+ * requests knows the offset to a few milliseconds though each header is rounded to the second; a
+ * `Date` kept from earlier bounds it from below only (`ServerClock`).
  */
 
 /** The `Date` header in milliseconds since the epoch, or null where there is none or it is no date. */
@@ -45,6 +46,13 @@ export interface ClockEstimate {
   readonly maxLagMs: number;
 }
 
+/** The upper bound of the offset, and the answers whose `Date` lagged the freshest reading. */
+interface Upper {
+  readonly hi: number;
+  readonly stale: number;
+  readonly maxLagMs: number;
+}
+
 /**
  * A `Date` is a lower bound on the API's time: HTTP asks it be the moment the response was made
  * (RFC 9110, 6.6.1), but a server may make it earlier and keep it (uvicorn 0.17 takes it when a
@@ -55,10 +63,10 @@ export interface ClockEstimate {
 export class ServerClock {
   /** The freshest lower bound of the offset: the greatest `Date` minus the moment its answer came. */
   #lo = Number.NEGATIVE_INFINITY;
-  /** Every answer's upper bound of the offset (its `Date` taken as fresh), for those that agree with `#lo`. */
+  /** Every answer's upper bound of the offset, its `Date` taken as fresh: `#upper` keeps those that agree with `#lo`. */
   readonly #his: number[] = [];
   #samples = 0;
-  #memo: { hi: number; stale: number; maxLagMs: number } | null = null;
+  #memo: Upper | null = null;
 
   /** Learns from one answer: its `Date` and when, on the suite's clock, its request left and its answer came. */
   observe(date: number, sentAt: number, answeredAt: number): void {
@@ -81,11 +89,11 @@ export class ServerClock {
    * answer allows. Where some did, the server keeps its `Date` and any answer may be stale by less
    * than can be seen, so only what the freshest answer allows holds: the greatest bound of all.
    */
-  #hi(): { hi: number; stale: number; maxLagMs: number } {
-    return (this.#memo ??= this.#bound());
+  #upper(): Upper {
+    return (this.#memo ??= this.#measure());
   }
 
-  #bound(): { hi: number; stale: number; maxLagMs: number } {
+  #measure(): Upper {
     let least = Number.POSITIVE_INFINITY;
     let greatest = Number.NEGATIVE_INFINITY;
     let stale = 0;
@@ -103,7 +111,7 @@ export class ServerClock {
 
   estimate(): ClockEstimate | null {
     if (this.#samples === 0) return null;
-    const { hi, stale, maxLagMs } = this.#hi();
+    const { hi, stale, maxLagMs } = this.#upper();
     return {
       offsetMs: Math.round((this.#lo + hi) / 2),
       withinMs: Math.round((hi - this.#lo) / 2),
@@ -121,7 +129,7 @@ export class ServerClock {
    * apart (the margins of waits cover that much), else the least offset they allow.
    */
   correctionMs(): number {
-    return this.#samples > 0 && this.#apart(this.#hi().hi) ? this.#lo : 0;
+    return this.#samples > 0 && this.#apart(this.#upper().hi) ? this.#lo : 0;
   }
 
   /** A moment the API named (ms on its clock), on the suite's clock; never earlier than it is. */

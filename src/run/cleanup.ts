@@ -112,7 +112,8 @@ export async function deleteKeys(
   const leftBehind: LeftBehind[] = [];
   let notCreated = 0;
   const template = deletion.path;
-  let byName: Map<string, string[]> | null = null;
+  // The key list by name; 'unread' where the target did not answer it, which shows nothing either way.
+  let byName: Map<string, string[]> | 'unread' | null = null;
   for (const entry of entries) {
     if (!template) {
       leftBehind.push({ entry, reason: deletion.why ?? 'no key path is declared or usable, so keys cannot be deleted' });
@@ -122,9 +123,14 @@ export async function deleteKeys(
     if (id === UNKNOWN_ID) {
       byName ??= await keyIdsByName(http, profile).catch((error: unknown) => {
         // A target that stops answering leaves these keys listed as left behind, not a crash.
-        if (error instanceof TransportFailure) return new Map<string, string[]>();
+        if (error instanceof TransportFailure) return 'unread' as const;
         throw error;
       });
+      if (byName === 'unread') {
+        // Announced and never answered: the target may have made it before it stopped answering.
+        leftBehind.push({ entry, reason: 'its creation was never answered, and the key list could not be read to find it' });
+        continue;
+      }
       // A key of that name whose id the ledger does not know: another live key may share the name (KEY-4).
       const known = new Set(ledger.entries.map((e) => e.id));
       id = (entry.name ? byName.get(entry.name) : undefined)?.find((candidate) => !known.has(candidate)) ?? null;
