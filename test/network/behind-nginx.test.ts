@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 import { readReport, runCli, type CliResult } from '../support/cli.js';
-import { NGINX, startNginx, type RunningNginx } from '../support/nginx.js';
+import { NGINX, startNginx, type RunningNginx } from '../support/front-ends/nginx.js';
 
 // A conformant server behind a real front end: Debian's nginx as a reverse proxy with the
 // settings a deployment commonly keeps (gzip for JSON, keep-alive to the upstream, merge_slashes,

@@ -6,7 +6,7 @@ import { VARNISHD, reason as varnish, startVarnish } from './varnish.js';
 
 export type { RunningFrontEnd } from './process.js';
 
-/** The real front ends a test can put in front of a server, by name. nginx has its own launcher: ../nginx.ts. */
+/** The real front ends a test can put in front of a server, by name. nginx's launcher (nginx.ts) serves test/network/behind-nginx.test.ts, which holds it to more. */
 export const FRONT_ENDS = {
   apache: { binary: APACHE, start: startApache, reason: apache },
   haproxy: { binary: HAPROXY, start: startHaproxy, reason: haproxy },
