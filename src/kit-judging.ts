@@ -9,7 +9,7 @@
 // What requests and responses look like.
 export type { Credential, HttpResponse } from './http/client.js';
 export { describeRequest, endedAt, failedCredential, fromApi, type Exchange } from './http/exchange.js';
-export { HTTP_ANSWERS, httpAnswerOf, isHttpAnswer, type HttpAnswer, type HttpAnswerRule } from './http/http-answers.js';
+export { HTTP_ANSWERS, httpAnswerOf, isHttpAnswer, owesJsonBody, type HttpAnswer, type HttpAnswerRule } from './http/http-answers.js';
 export { isLoopback } from './http/loopback.js';
 export { trustedPeer } from './http/trusted-peer.js';
 export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';

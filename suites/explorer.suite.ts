@@ -1,4 +1,4 @@
-import { check, collections, errorOf, fillPath, fromApi, httpAnswerOf, isHttpAnswer, type CheckContext, type ClauseId, type HttpResponse } from '../src/kit.js';
+import { check, collections, errorOf, fillPath, fromApi, httpAnswerOf, owesJsonBody, type CheckContext, type ClauseId, type HttpResponse } from '../src/kit.js';
 import { REQUEST_HEADERS } from './catalogues/request-headers.js';
 import { JUDGED_BY, TRANSPORTS, type Carrying } from './catalogues/transports.js';
 import { sendTransports } from './explorer/transports.js';
@@ -83,12 +83,9 @@ check(
       }
     };
     await Promise.all(Array.from({ length: HEADER_LANES }, lane));
-    // A 304 has no content (RFC 9110, 15.4.5), as a 204 has none, and an answer HTTP gives what the
-    // request asked (a 206 to a range, a 412, a 406: src/http/http-answers.ts) is judged by HTTP's
-    // rules: the run-wide GEN-1 exempts them all.
-    const notJson = answers.filter(
-      ({ res }) => res.status !== 304 && res.status !== 204 && !isHttpAnswer(res.exchange) && res.exchange.response?.json !== 'ok',
-    );
+    // A 204 or 304 has no content, and an answer HTTP gives what the request asked (a 206 to a range,
+    // a 412, a 406) is judged by HTTP's rules, as the run-wide GEN-1 does (src/http/http-answers.ts).
+    const notJson = answers.filter(({ res }) => owesJsonBody(res.exchange) && res.exchange.response?.json !== 'ok');
     if (notJson.length === 0) return;
     const [first] = notJson;
     const more = notJson.length > 1 ? ` (and ${notJson.length - 1} more)` : '';

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../src/http/exchange.js';
 import { rateHeaders } from '../src/http/rate-headers.js';
@@ -82,6 +83,29 @@ describe('the target clock, from its Date headers', () => {
     // On one machine, where Dates lag, the clocks are not said to be apart.
     expect(serverClockOf(spread(0).map((e, i) => (i % 3 === 0 ? e : staled(e, 1_500)))).estimate()!.apart).toBe(false);
     expect(clockLine(clockOf(lagging))).toMatch(/of its Date headers lagged the freshest reading, by up to 1\d\.\d s/);
+  });
+
+  test('the estimate kept up to date answer by answer is the one measured over all the answers at once', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ lagMs: fc.integer({ min: 0, max: 15_000 }), gapMs: fc.integer({ min: 1, max: 900 }) }), { minLength: 1, maxLength: 60 }),
+        (answers) => {
+          const kept = new ServerClock();
+          const samples: [number, number, number][] = [];
+          let at = suiteT0;
+          for (const { lagMs, gapMs } of answers) {
+            at += gapMs;
+            const sample: [number, number, number] = [Math.floor((at - SUITE_AHEAD_MS - lagMs) / 1000) * 1000, at - 3, at];
+            samples.push(sample);
+            kept.observe(...sample);
+            kept.correctionMs();
+            const whole = new ServerClock();
+            for (const s of samples) whole.observe(...s);
+            expect(kept.estimate()).toEqual(whole.estimate());
+          }
+        },
+      ),
+    );
   });
 
   test('a clock ahead of the earlier answers (another host, a gateway) is followed, the earlier answers counted stale', () => {

@@ -31,10 +31,8 @@ type ResponseOf = Pick<NonNullable<Exchange['response']>, 'status' | 'headers' |
 
 const REDIRECTS = [301, 302, 307, 308] as const;
 
-const header = (request: RequestOf, name: string): string | undefined => {
-  const value = request.headers[name] ?? Object.entries(request.headers).find(([key]) => key.toLowerCase() === name)?.[1];
-  return value === undefined ? undefined : String(value);
-};
+// A prepared request's header names are lower case (src/http/request.ts), as the catalogue's are.
+const header = (request: RequestOf, name: string): string | undefined => request.headers[name];
 const safe = (request: RequestOf) => request.method === 'GET' || request.method === 'HEAD';
 const rangeAsked = (request: RequestOf) => request.method === 'GET' && /^\s*bytes\s*=/i.test(header(request, 'range') ?? '');
 
@@ -178,4 +176,14 @@ export function httpAnswerOf(exchange: Pick<Exchange, 'request' | 'response'>): 
 export function isHttpAnswer(exchange: Pick<Exchange, 'request' | 'response'>): boolean {
   const answer = httpAnswerOf(exchange);
   return answer !== null && answer.problem === null;
+}
+
+/**
+ * Whether an answer owes a JSON body ("responses are always JSON"): not one to HEAD, nor a 204 or
+ * a 304, which have no content (RFC 9110, 15.3.5 and 15.4.5), nor HTTP's answer to what the request
+ * asked, whoever gave it. GEN-1 and ERR-1 over the whole run, and the explorer's header check, judge these.
+ */
+export function owesJsonBody(exchange: Pick<Exchange, 'request' | 'response'>): boolean {
+  const status = exchange.response?.status;
+  return exchange.request.method !== 'HEAD' && status !== 204 && status !== 304 && !isHttpAnswer(exchange);
 }

@@ -49,8 +49,16 @@ export interface ClockEstimate {
 /** The upper bound of the offset, and the answers whose `Date` lagged the freshest reading. */
 interface Upper {
   readonly hi: number;
+  /** The least upper bound of the answers that agree with the freshest reading, and the greatest of all. */
+  readonly least: number;
+  readonly greatest: number;
   readonly stale: number;
   readonly maxLagMs: number;
+}
+
+/** Where no `Date` lagged, the least bound holds; where some did, only the freshest answer's, the greatest. */
+function upper(least: number, greatest: number, stale: number, maxLagMs: number): Upper {
+  return { hi: stale === 0 ? least : greatest, least, greatest, stale, maxLagMs };
 }
 
 /**
@@ -70,10 +78,22 @@ export class ServerClock {
 
   /** Learns from one answer: its `Date` and when, on the suite's clock, its request left and its answer came. */
   observe(date: number, sentAt: number, answeredAt: number): void {
-    this.#lo = Math.max(this.#lo, date - answeredAt);
-    this.#his.push(date + 1000 - sentAt);
+    const lo = date - answeredAt;
+    const hi = date + 1000 - sentAt;
+    this.#his.push(hi);
     this.#samples++;
-    this.#memo = null;
+    if (lo > this.#lo) {
+      // A fresher reading: earlier answers may now be stale, measured again when next asked.
+      this.#lo = lo;
+      this.#memo = null;
+    } else if (this.#memo) {
+      // The pacer asks after every answer: the bound is kept up to date, not measured over all again.
+      const { least, greatest, stale, maxLagMs } = this.#memo;
+      this.#memo =
+        hi >= this.#lo
+          ? upper(Math.min(least, hi), Math.max(greatest, hi), stale, maxLagMs)
+          : upper(least, Math.max(greatest, hi), stale + 1, Math.max(maxLagMs, this.#lo - hi));
+    }
   }
 
   /** Learns from a logged exchange, where the API answered it with a `Date`. */
@@ -106,7 +126,7 @@ export class ServerClock {
         maxLagMs = Math.max(maxLagMs, this.#lo - h);
       }
     }
-    return { hi: stale === 0 ? least : greatest, stale, maxLagMs };
+    return upper(least, greatest, stale, maxLagMs);
   }
 
   estimate(): ClockEstimate | null {

@@ -1,6 +1,6 @@
 import type { ClauseId } from '../clauses/catalogue.js';
 import { describeRequest, endedAt, fromApi, type Exchange } from '../http/exchange.js';
-import { httpAnswerOf, isHttpAnswer } from '../http/http-answers.js';
+import { httpAnswerOf, isHttpAnswer, owesJsonBody } from '../http/http-answers.js';
 import { rateHeaders } from '../http/rate-headers.js';
 import { RESET_MARGIN_SECONDS, readReset } from '../http/reset-reading.js';
 import { dateOf, serverClockOf } from '../http/server-clock.js';
@@ -60,10 +60,6 @@ function whoseCeiling(ceiling: number): string {
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 /** Responses of the API (a front end's answer to a malformed request too, for the clauses of any responder: `judgedBy`). */
 const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined && fromApi(e));
-// A 304 has no content either (RFC 9110, 15.4.5), as a 204 has none; and an answer HTTP gives a
-// request that asked for it (a range, a condition, a negotiation: src/http/http-answers.ts) is no
-// representation of the API's, whoever gave it: "responses are always JSON" asks neither for a body.
-const hasBody = (e: Answered) => e.request.method !== 'HEAD' && e.response.status !== 204 && e.response.status !== 304 && !isHttpAnswer(e);
 const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
 /** Bodies parsed once for all the judges. */
 const parsedBodies = new WeakMap<Exchange, unknown>();
@@ -217,7 +213,7 @@ export const RUN_WIDE_JUDGES = {
   'AUTH-3': servedWithout('invalid', 'an unknown or revoked key'),
   'GEN-1': (log) =>
     answered(log)
-      .filter((e) => hasBody(e) && e.response.json !== 'ok')
+      .filter((e) => owesJsonBody(e) && e.response.json !== 'ok')
       .map((e) => ({
         reason:
           httpAnswerOf(e)?.problem ??
@@ -237,7 +233,7 @@ export const RUN_WIDE_JUDGES = {
 
   'ERR-1': (log) =>
     answered(log)
-      .filter((e) => e.response.status >= 400 && hasBody(e))
+      .filter((e) => e.response.status >= 400 && owesJsonBody(e))
       // The 401 for a missing or malformed header has a shape the document does not show; a
       // candidate for a new key that is not the key may be either kind of refusal.
       .filter((e) => !(e.response.status === 401 && (e.auth === 'none' || e.auth === 'malformed' || e.auth === 'candidate')))
