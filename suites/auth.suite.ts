@@ -18,7 +18,7 @@ import {
 } from '../src/kit.js';
 import { CREDENTIAL_CARRIERS } from './catalogues/credential-carriers.js';
 import { KEY_SPELLINGS, oneCharacterChanged } from './catalogues/key-spellings.js';
-import { listAs, sharedItem } from './support/cross-account.js';
+import { idsAs, listAs, sharedItem } from './support/cross-account.js';
 import { allInOrder } from './support/in-order.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
 
@@ -411,7 +411,7 @@ check(
         const { list, item, idField } = collections(t.profile)[name];
         if (!list || !item) return [];
         const mine = idsOf((await t.lists.fetchPage(list, { limit: 100 })).page.items, idField ?? 'id');
-        const theirs = idsOf((await listAs(t, list, 'other'))?.items ?? [], idField ?? 'id');
+        const theirs = await idsAs(t, list, 'other', idField ?? 'id');
         const pairs: [string, 'main' | 'other'][] = [
           ...spread(
             mine.filter((id) => !theirs.includes(id)),
@@ -474,7 +474,7 @@ check(
   'AUTH-6',
   "a key cannot submit into another account's workspace, named in the query, the body or both",
   async (t) => {
-    const theirs = idsOf((await listAs(t, '/api/v1/workspaces', 'other'))?.items ?? []);
+    const theirs = await idsAs(t, '/api/v1/workspaces', 'other');
     const mine = t.run.preflight.collections.workspaces?.ids ?? [];
     const foreign = theirs.find((id) => !mine.includes(id));
     if (!foreign) t.skip('the other account lists no workspace of its own');
@@ -579,7 +579,7 @@ check(
     await t.keys.using('other-account-delete', async (key) => {
       // Ids may be counted per account ("1" in each): where the other account lists a key of this
       // id, its DELETE would delete its own key, perhaps the one the run was given. Not sent.
-      const theirs = t.profile.paths.apiKeyList ? idsOf((await listAs(t, t.profile.paths.apiKeyList, 'other'))?.items ?? [], t.profile.apiKeyFields.id!) : [];
+      const theirs = await idsAs(t, t.profile.paths.apiKeyList, 'other', t.profile.apiKeyFields.id!);
       if (theirs.includes(key.id!))
         t.skip(`the other account lists a key of its own with the id ${key.id}: ids are counted per account, and its DELETE would delete that key`);
       const res = await t.http.delete(fillPath(t.profile.paths.apiKey!, key.id!), { auth: 'other' });

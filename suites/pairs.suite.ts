@@ -3,7 +3,6 @@ import {
   collections,
   fillPath,
   fromApi,
-  idsOf,
   type CheckContext,
   type CollectionName,
   type Credential,
@@ -14,7 +13,7 @@ import { oneCharacterChanged } from './catalogues/key-spellings.js';
 import { meaningful, PAIR_DIMENSIONS, type LeftOut, type PairDimensions, type PairRow } from './catalogues/pair-dimensions.js';
 import { REQUEST_HEADERS } from './catalogues/request-headers.js';
 import { coveringArray, type CoveringArray } from './pairs/covering-array.js';
-import { listAs } from './support/cross-account.js';
+import { idsAs } from './support/cross-account.js';
 import { recordIfCreated, tagged, taxonomyIds, workspaceIds } from './support/submissions.js';
 
 // Every pair of what the run varies, visited in every run: a covering array of strength 2 over
@@ -60,10 +59,9 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
   const item = Object.values(all).find((c) => c.item !== null && c.name !== 'apiKeys' && c.name !== 'submissions' && known(c.name).length > 0) ?? null;
   const other = t.run.keys.other !== null;
   const idField = profile.apiKeyFields.id;
-  const keyIds = async (auth: 'main' | 'other') =>
-    profile.paths.apiKeyList && idField ? idsOf((await listAs(t, profile.paths.apiKeyList, auth))?.items ?? [], idField) : [];
-  const othersIds = async (list: string | null) => (list && other ? idsOf((await listAs(t, list, 'other'))?.items ?? []) : []);
-  const ownIds = async (list: string | null) => (list ? idsOf((await listAs(t, list, 'main'))?.items ?? []) : []);
+  const keyIds = (auth: 'main' | 'other') => (idField ? idsAs(t, profile.paths.apiKeyList, auth, idField) : Promise.resolve([]));
+  const othersIds = (list: string | null) => (other ? idsAs(t, list, 'other') : Promise.resolve([]));
+  const ownIds = (list: string | null) => idsAs(t, list, 'main');
   // The workspace and taxonomy a submission goes to first, then every other the main account lists.
   const withListed = async (first: readonly string[], list: string | null) => [...new Set([...first, ...(await ownIds(list))])];
   const mine: Holdings = {

@@ -1,4 +1,4 @@
-import type { CheckContext, HttpResponse } from '../../src/kit.js';
+import { idsOf, type CheckContext, type HttpResponse } from '../../src/kit.js';
 
 // One list as each account's key sees it, and the item both are shown: what AUTH-6's list checks
 // share, before the run writes (suites/auth.suite.ts) and after (suites/after-writes.suite.ts).
@@ -8,6 +8,11 @@ export async function listAs(t: CheckContext, path: string, auth: 'main' | 'othe
   const res = await t.http.get(path, { auth, query: { limit: 100 } });
   const items = (res.json as { items?: unknown } | undefined)?.items;
   return res.status === 200 && Array.isArray(items) ? { res, items } : null;
+}
+
+/** The ids of a list's first page as one account sees it, by `idField`; none where there is no list. */
+export async function idsAs(t: CheckContext, path: string | null, auth: 'main' | 'other', idField = 'id'): Promise<string[]> {
+  return path ? idsOf((await listAs(t, path, auth))?.items ?? [], idField) : [];
 }
 
 /**

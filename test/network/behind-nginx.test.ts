@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../../reference/server.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 import { readReport, runCli, type CliResult } from '../support/cli.js';
+import { explainRun } from '../support/explain-run.js';
 import { NGINX, startNginx, type RunningNginx } from '../support/front-ends/nginx.js';
 
 // A conformant server behind a real front end: Debian's nginx as a reverse proxy with the
@@ -48,24 +49,7 @@ afterAll(async () => {
   }
 });
 
-/** Every clause that did not pass or not apply, with its reason, and where the report is. */
-function explain(): string {
-  const flagged = (report?.clauses ?? [])
-    .filter((c) => !['pass', 'not_applicable'].includes(c.status))
-    .map(
-      (c) =>
-        `  ${c.id} ${c.status}: ${c.reason ?? ''}${c.checks
-          .filter((k) => k.status !== 'pass' && k.reason && k.reason !== c.reason)
-          .map((k) => `\n    - ${k.title} (${k.status}): ${k.reason}`)
-          .join('')}`,
-    );
-  return [
-    `report: ${join(result.reportDir, 'conformance.json')}${report ? '' : ' (not written)'}`,
-    `exit ${result.exitCode} in ${Math.round(runMs / 1000)} s, verdict ${report?.verdict ?? '?'}`,
-    ...(flagged.length ? ['flagged clauses:', ...flagged] : []),
-    ...(result.exitCode !== 0 ? [`stderr: ${result.stderr.trim().slice(-2000)}`] : []),
-  ].join('\n');
-}
+const explain = () => explainRun(result, report, runMs);
 
 describe.skipIf(SKIP)(`a conformant server behind Debian's nginx${SKIP ? ` (skipped: ${MISSING})` : ''}`, () => {
   test('is judged conformant: exit 0, no clause failed or in error', () => {

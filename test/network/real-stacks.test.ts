@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference } from '../../reference/server.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 import { readReport, runCli, type CliResult } from '../support/cli.js';
+import { explainRun } from '../support/explain-run.js';
 import { FRONT_ENDS, type FrontEndName } from '../support/front-ends/index.js';
 
 // Tolerance on real stacks: the reference behind each front end users put an API behind, from
@@ -66,15 +67,7 @@ function runBehind(name: FrontEndName): Promise<StackRun> {
   return run;
 }
 
-/** Every clause that did not pass or not apply, with its reason. */
-function explain({ result, report }: StackRun): string {
-  const flagged = (report?.clauses ?? []).filter((c) => !['pass', 'not_applicable'].includes(c.status)).map((c) => `  ${c.id} ${c.status}: ${c.reason ?? ''}`);
-  return [
-    `exit ${result.exitCode}, verdict ${report?.verdict ?? '(no report)'}`,
-    ...flagged,
-    result.exitCode !== 0 ? result.stderr.trim().slice(-1500) : '',
-  ].join('\n');
-}
+const explain = ({ result, report }: StackRun) => explainRun(result, report);
 
 describe.skipIf(SKIP).concurrent(`a conformant server behind each real front end${SKIP ? ` (skipped: missing ${MISSING.join(', ')})` : ''}`, () => {
   for (const [name, stack] of Object.entries(FRONT_ENDS) as [FrontEndName, (typeof FRONT_ENDS)[FrontEndName]][]) {
