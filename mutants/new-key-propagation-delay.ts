@@ -9,10 +9,10 @@ export default defineMutant({
   collateral: ['RATE-3', 'RATE-5'],
   modify: (reference) => {
     // Keys made at boot (the configured ones) have long been copied everywhere.
-    const bootedAt = Date.now();
+    const bootedAt = reference.state.now();
     beforeHandler(reference, async (req, reply) => {
       const created = req.apiKey ? Date.parse(req.apiKey.createdAt) : 0;
-      if (created > bootedAt && Date.now() - created < 1500) {
+      if (created > bootedAt && reference.state.now() - created < 1500) {
         await reply
           .code(401)
           .send({ error: { type: 'authentication_error', code: null, message: 'The API key is invalid or has been revoked.', param: null, path: null } });

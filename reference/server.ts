@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { parseProfile, type Profile } from '../src/profile/profile.js';
 import { authenticate } from './auth.js';
+import { useStampedClock, type ReferenceClock } from './clock.js';
 import { faithfulBehaviour, type Behaviour } from './behaviour.js';
 import { seedAccount } from './data.js';
 import { sendError } from './errors.js';
@@ -37,6 +38,8 @@ export interface ReferenceOptions {
   /** @default '127.0.0.1' */
   readonly host?: string;
   readonly modify?: Modification;
+  /** Where the server's time comes from (`clock.ts`). @default 'real' */
+  readonly clock?: ReferenceClock;
 }
 
 export interface ReferenceApp {
@@ -77,12 +80,6 @@ export function buildReference(options: ReferenceOptions = {}): { reference: Ref
   const base = options.profile ?? referenceProfile();
   const profile: Profile = options.windowSeconds ? { ...base, limits: { ...base.limits, windowSeconds: options.windowSeconds } } : base;
   const seed = options.seed ?? 20261122;
-  const store = new Store(profile.keyPrefix ?? 'sk_');
-  const main = store.addAccount('acct_main', seedAccount(seed, 'a', options.records ?? REFERENCE_RECORDS));
-  const other = store.addAccount('acct_other', seedAccount(seed + 1, 'b', 40));
-  const keys = { main: store.createKey(main, 'owner key').secret, other: store.createKey(other, 'other account key').secret };
-  const behaviour = faithfulBehaviour();
-  const state: ReferenceState = { profile, store, limiter: new RateLimiter(profile.limits.windowSeconds * 1000), behaviour, now: Date.now };
 
   // Long ids must reach the routes (404), not Fastify's own 414 page.
   const app = Fastify({
@@ -97,6 +94,15 @@ export function buildReference(options: ReferenceOptions = {}): { reference: Ref
     frameworkErrors: (error, _req, reply) =>
       void sendError(reply, 400, 'invalid_request_error', `The request URL cannot be read: ${error.message}`, { code: 'invalid_url' }),
   });
+  // First of the hooks: a request's time is read before its rate window is.
+  const now = options.clock === 'stamped' ? useStampedClock(app) : Date.now;
+  // The server's clock, read through `state` so that a variant may set it (variants/support/clock.ts).
+  const store = new Store(profile.keyPrefix ?? 'sk_', () => state.now());
+  const behaviour = faithfulBehaviour();
+  const state: ReferenceState = { profile, store, limiter: new RateLimiter(profile.limits.windowSeconds * 1000, now), behaviour, now };
+  const main = store.addAccount('acct_main', seedAccount(seed, 'a', options.records ?? REFERENCE_RECORDS));
+  const other = store.addAccount('acct_other', seedAccount(seed + 1, 'b', 40));
+  const keys = { main: store.createKey(main, 'owner key').secret, other: store.createKey(other, 'other account key').secret };
   const known: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}$`);

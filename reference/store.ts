@@ -35,7 +35,11 @@ export class Store {
   readonly #byHash = new Map<string, ApiKeyRecord>();
   #sequence = 0;
 
-  constructor(readonly keyPrefix: string) {}
+  constructor(
+    readonly keyPrefix: string,
+    /** The server's clock, for the times it keeps. */
+    readonly now: () => number = Date.now,
+  ) {}
 
   addAccount(id: string, data: SeedData): Account {
     const account: Account = { id, data, keys: new Map(), submissions: [] };
@@ -59,7 +63,7 @@ export class Store {
       accountId: account.id,
       hash,
       hint: secret.slice(-4),
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(this.now()).toISOString(),
       lastUsedAt: null,
       revokedAtMs: null,
     };

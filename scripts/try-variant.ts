@@ -13,7 +13,7 @@ const variant = variantNamed(name);
 const rateLimits = variant.rateLimits === true;
 const served = (variant.profile ?? ((p) => p))(referenceProfile());
 const documentOnlyRun = flag === '--document-only';
-const run = await runAgainstReference(matrixTarget(variant.modify, served, rateLimits), matrixArgs(rateLimits), documentOnlyRun ? documentOnly : undefined);
+const run = await runAgainstReference(matrixTarget(variant.modify, served), matrixArgs(rateLimits), documentOnlyRun ? documentOnly : undefined);
 const { falseFindings } = judgeTolerance(variant, run.report, { documentOnly: documentOnlyRun });
 console.log(`${name}: verdict ${run.report.verdict}, exit ${run.exitCode}, report ${run.reportDir}`);
 for (const finding of falseFindings) console.log(`  FALSE: ${finding}`);

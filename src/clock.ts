@@ -1,10 +1,115 @@
 /**
- * The suite's own clock, in milliseconds since the Unix epoch: the wall time at the thread's start
- * plus the monotonic time since. Every wait, deadline and exchange time of a run reads it, so that a
+ * The suite's own clock, in milliseconds since the Unix epoch, and the one wait every module uses
+ * (`sleep.ts`). Every wait, deadline and exchange time of a run reads it.
+ *
+ * The real clock is the wall time at the thread's start plus the monotonic time since, so that a
  * step of the machine's wall clock during a run (NTP correcting a drifted clock) moves no wait and
  * reorders no exchange. It is close to the wall time, and never the API's time: a time the API
  * sent is read on the API's own clock (src/http/server-clock.ts).
+ *
+ * The simulated clock is the project's own tests' (time as a dependency): the real clock plus an
+ * offset that only grows, which a wait for the target's time (a rate window, a key's propagation,
+ * a Retry-After) moves at once instead of sleeping. The offset lives in shared memory, so that the
+ * run's threads (the main thread's pacer, the checks' worker) read one time; a target in another
+ * process reads it from the header every request carries (`SIMULATED_TIME_HEADER`), as the
+ * reference does when it is started on the simulated clock. Waits shorter than a poll
+ * (`REAL_BELOW_MS`) pass in real time: they wait for an answer on its way, not for the target's time.
  */
+export interface Clock {
+  now(): number;
+  /** Resolves once `ms` of this clock have passed. */
+  sleep(ms: number): Promise<void>;
+  /**
+   * Marks a request begun and not yet answered, until the function it returns is called: the
+   * simulated clock does not move while one is, as its answer would have come long before.
+   */
+  requestBegun(): () => void;
+  /**
+   * Marks a begun request waiting (for a budget, before a retry), until the function it returns is
+   * called: a wait of the simulated clock, which one request on its way would not hold back.
+   */
+  requestWaits(): () => void;
+  /** The simulated clock's shared state, for the run's other threads; null on the real clock. */
+  readonly shared: SharedArrayBuffer | null;
+}
+
+/** The header that carries a simulated clock's time (ms since the epoch) to a target in another process. */
+export const SIMULATED_TIME_HEADER = 'x-conformance-simulated-time';
+
+/** The environment variable by which the project's tests start a run on the simulated clock (`bin/parts.ts`). */
+export const SIMULATED_CLOCK_VARIABLE = 'CONFORMANCE_SIMULATED_CLOCK';
+
+/** A wait shorter than this passes in real time on the simulated clock: it polls for an answer on its way. */
+export const REAL_BELOW_MS = 100;
+
+const realNow = (): number => performance.timeOrigin + performance.now();
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+const nothing = (): void => undefined;
+
+export const REAL_CLOCK: Clock = { now: realNow, sleep: realSleep, requestBegun: () => nothing, requestWaits: () => nothing, shared: null };
+
+/** How often a wait on the simulated clock looks again while requests are in flight (real ms). */
+const IN_FLIGHT_POLL_MS = 2;
+
+/** A simulated clock over `shared` (new, at an offset of 0, when not given; another thread's to read the same time). */
+export function simulatedClock(shared: SharedArrayBuffer = new SharedArrayBuffer(16)): Clock {
+  // The offset in microseconds, as an integer (Atomics work on integer arrays only); the requests
+  // begun and not answered across the run's threads, and of those, the ones waiting.
+  const offset = new BigInt64Array(shared, 0, 1);
+  const counts = new Int32Array(shared, 8, 2);
+  const [BEGUN, WAITING] = [0, 1];
+  const mark = (which: number) => () => {
+    Atomics.add(counts, which, 1);
+    let done = false;
+    return () => {
+      if (!done) Atomics.sub(counts, which, 1);
+      done = true;
+    };
+  };
+  const now = () => realNow() + Number(Atomics.load(offset, 0)) / 1000;
+  const moveTo = (until: number) => {
+    // Forward to `until`, never back: a wait beside this one may have moved it further already.
+    const wanted = BigInt(Math.ceil((until - realNow()) * 1000));
+    for (let seen = Atomics.load(offset, 0); seen < wanted; seen = Atomics.load(offset, 0)) {
+      if (Atomics.compareExchange(offset, 0, seen, wanted) === seen) break;
+    }
+  };
+  return {
+    now,
+    shared,
+    requestBegun: mark(BEGUN),
+    requestWaits: mark(WAITING),
+    sleep: async (ms) => {
+      if (ms < REAL_BELOW_MS) return realSleep(ms);
+      const until = now() + ms;
+      for (;;) {
+        // A turn of the event loop first, as any wait gives: what was ready runs before the clock
+        // moves, and waits begun together end at the furthest of them, not at their sum.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (now() >= until) return;
+        // A request on its way would have been answered long before the wait ended: the clock
+        // moves once none is (the answer arrives first, as in real time), and until then the
+        // wait passes in real time. A request that waits itself is not on its way.
+        if (Atomics.load(counts, BEGUN) - Atomics.load(counts, WAITING) <= 0) return moveTo(until);
+        await realSleep(Math.min(IN_FLIGHT_POLL_MS, until - now()));
+      }
+    },
+  };
+}
+
+let current: Clock = REAL_CLOCK;
+
+/** Sets this thread's clock: the composition root's choice on the main thread, the run's on a worker. */
+export function useClock(clock: Clock): void {
+  current = clock;
+}
+
+/** This thread's clock. */
+export function currentClock(): Clock {
+  return current;
+}
+
 export function suiteNow(): number {
-  return performance.timeOrigin + performance.now();
+  return current.now();
 }

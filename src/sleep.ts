@@ -1,4 +1,6 @@
-/** Resolves after `ms` milliseconds: the one wait every module uses. */
+import { currentClock } from './clock.js';
+
+/** Resolves after `ms` milliseconds of the suite's clock (`clock.ts`): the one wait every module uses. */
 export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+  return currentClock().sleep(Math.max(0, ms));
 }

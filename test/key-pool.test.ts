@@ -10,6 +10,7 @@ import { sharedBudget } from '../src/keys/pool.js';
 import type { HttpClient } from '../src/http/client.js';
 import { Pacer } from '../src/pacing/pacer.js';
 import { readReport, runCli } from './support/cli.js';
+import { onSimulatedClock, SIMULATED_RUN_ENV } from './support/simulated.js';
 import { liveRunKeys } from './support/live-keys.js';
 import { describe429s } from './support/rate-evidence.js';
 
@@ -77,8 +78,7 @@ async function runWithPool(options: ReferenceOptions) {
   let refusals = 0;
   let live = () => 0;
   const target = await startReference({
-    windowSeconds: 1,
-    ...options,
+    ...onSimulatedClock(options),
     modify: (reference) => {
       options.modify?.(reference);
       live = () => liveRunKeys(reference.state.store.accounts.slice(0, 1)).length;
@@ -96,6 +96,7 @@ async function runWithPool(options: ReferenceOptions) {
     const result = await runCli(['--profile', profile, '--only', 'GEN', '--max-keys', '3'], {
       CONFORMANCE_BASE_URL: target.url,
       CONFORMANCE_API_KEY: target.keys.main,
+      ...SIMULATED_RUN_ENV,
     });
     expect(result.stderr, result.stdout).toBe('');
     return { result, report: readReport(result), received, refusals, keysLeft: live(), mainKey: target.keys.main };

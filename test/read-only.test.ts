@@ -4,6 +4,7 @@ import { HttpClient, ReadOnlyRefusal } from '../src/http/client.js';
 import { readReport } from './support/cli.js';
 import { describe429s } from './support/rate-evidence.js';
 import { runAgainst } from './hostile/run.js';
+import { onSimulatedClock, SIMULATED_RUN_ENV } from './support/simulated.js';
 
 // --read-only is for production: whatever suites exist, the run changes nothing on the target.
 // Proved on the wire: the reference records every request's method and status.
@@ -13,12 +14,13 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 test('a read-only run sends no request but GET, HEAD or OPTIONS, exhausts no budget, and says it is incomplete', async () => {
   const seen: { method: string; url: string; status: number }[] = [];
-  const target = await startReference({
-    windowSeconds: 1,
-    modify: ({ app }) => app.addHook('onResponse', async (req, reply) => void seen.push({ method: req.method, url: req.url, status: reply.statusCode })),
-  });
+  const target = await startReference(
+    onSimulatedClock({
+      modify: ({ app }) => app.addHook('onResponse', async (req, reply) => void seen.push({ method: req.method, url: req.url, status: reply.statusCode })),
+    }),
+  );
   try {
-    const result = await runAgainst(target, ['--read-only']);
+    const result = await runAgainst(target, ['--read-only'], SIMULATED_RUN_ENV);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(seen.length).toBeGreaterThan(50);
     expect(seen.filter((r) => !SAFE.has(r.method)).map((r) => `${r.method} ${r.url}`)).toEqual([]);

@@ -30,7 +30,7 @@ function sharedRuns(names: readonly VariantName[], options: { documentOnly?: boo
       const variants = group.map((name) => variantNamed(name));
       const rateLimits = variants.some((variant) => variant.rateLimits === true);
       const { served, modify } = sharedTarget(variants, referenceProfile());
-      run = runAgainstReference(matrixTarget(modify, served, rateLimits), matrixArgs(rateLimits), options.documentOnly ? documentOnly : undefined);
+      run = runAgainstReference(matrixTarget(modify, served), matrixArgs(rateLimits), options.documentOnly ? documentOnly : undefined);
       runs.set(group, run);
     }
     return run;

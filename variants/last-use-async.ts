@@ -16,16 +16,24 @@ export default defineVariant({
   modify: ({ state }) => {
     const deferred = (key: ApiKeyRecord) => {
       let shown = key.lastUsedAt;
+      // The jobs not yet run, each with the server time at which it has: read on the server's clock
+      // (the simulated one, where it runs on it), not a timer's.
+      let jobs: { readonly value: string | null; readonly at: number }[] = [];
       Object.defineProperty(key, 'lastUsedAt', {
         configurable: true,
         enumerable: true,
-        get: () => shown,
+        get: () => {
+          const now = state.now();
+          for (const { value } of jobs.filter((job) => job.at <= now)) {
+            // Jobs may finish out of order: a later write never takes the time back.
+            if (value === null || shown === null || Date.parse(value) > Date.parse(shown)) shown = value;
+          }
+          jobs = jobs.filter((job) => job.at > now);
+          return shown;
+        },
         set: (value: string | null) => {
           const delay = WRITE_DELAY_MS.min + Math.random() * (WRITE_DELAY_MS.max - WRITE_DELAY_MS.min);
-          // Jobs may finish out of order: a later write never takes the time back.
-          setTimeout(() => {
-            if (value === null || shown === null || Date.parse(value) > Date.parse(shown)) shown = value;
-          }, delay).unref();
+          jobs.push({ value, at: state.now() + delay });
         },
       });
     };

@@ -19,7 +19,7 @@ export default defineVariant({
   rateLimits: true,
   modify: ({ state }) => {
     // Keys made at boot (the configured ones) have long been copied everywhere.
-    const bootedAt = Date.now();
+    const bootedAt = state.now();
     const findKey = state.store.findKey.bind(state.store);
     state.store.findKey = (token) => {
       const key = findKey(token);

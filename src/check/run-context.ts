@@ -36,6 +36,8 @@ export interface RunContext {
   /** Sequences the explorer draws beyond its cover (`--explore`). */
   readonly explore: number;
   readonly timeoutMs: number;
+  /** The run's simulated clock, shared with the main thread (`src/clock.ts`); null on the real clock. */
+  readonly clock: SharedArrayBuffer | null;
   readonly preflight: Preflight;
 }
 

@@ -1,4 +1,5 @@
 import { RemoteBroker } from '../broker/remote.js';
+import { simulatedClock, useClock } from '../clock.js';
 import { HttpClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
@@ -18,6 +19,8 @@ export class WorkerState {
   readonly recordedDeletions = new Set<string>();
 
   constructor(readonly run: RunContext) {
+    // The run's simulated clock, where it has one: the worker's waits and times are the main thread's.
+    if (run.clock) useClock(simulatedClock(run.clock));
     this.broker = new RemoteBroker(run.broker);
   }
 

@@ -1,5 +1,6 @@
 import type { Exchange } from './exchange.js';
 import { compose, type Layer, type Send } from './layer.js';
+import { currentClock } from '../clock.js';
 import { DEFAULT_TIMEOUT_MS, limits } from './layers/limits.js';
 import { keySpreading } from './layers/key-spreading.js';
 import { overlapTracking } from './layers/overlap.js';
@@ -80,7 +81,12 @@ export class HttpClient {
   }
 
   send(spec: RequestSpec): Promise<HttpResponse> {
-    return this.#send(prepare(spec, this.#addressing, this.#currentCheck()));
+    // Begun from here, before its layers: on the simulated clock, no wait beside it moves the
+    // clock past it on its way to the transport (src/clock.ts).
+    const answered = currentClock().requestBegun();
+    const sent = this.#send(prepare(spec, this.#addressing, this.#currentCheck()));
+    sent.then(answered, answered);
+    return sent;
   }
 
   get(path: string, spec: Omit<RequestSpec, 'path' | 'method'> = {}): Promise<HttpResponse> {

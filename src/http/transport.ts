@@ -10,7 +10,7 @@ import { listSkeleton } from './list-skeleton.js';
 import { notUtf8 } from './utf8.js';
 import type { Send } from './layer.js';
 import type { Outgoing } from './request.js';
-import { suiteNow } from '../clock.js';
+import { currentClock, SIMULATED_TIME_HEADER, suiteNow } from '../clock.js';
 
 /** Kept of a body in the log; complete bodies only pass through the broker's leak scan. */
 export const LOGGED_BODY_LIMIT = 64 * 1024;
@@ -73,6 +73,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
   return async (request) => {
     const exchange = exchangeOf(request);
     const started = performance.now();
+    const answered = currentClock().requestBegun();
     const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = request.maxBytes ?? UNCAPPED;
     let bytes = 0;
@@ -80,7 +81,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
     try {
       const res = await undiciRequest(request.url, {
         method: request.method as Dispatcher.HttpMethod,
-        headers: { ...request.headers },
+        headers: { ...request.headers, ...simulatedTime() },
         ...(request.body !== undefined ? { body: request.body } : {}),
         dispatcher: dispatcher(connectTimeoutMs, request.spec.connection),
         signal: AbortSignal.timeout(timeoutMs),
@@ -100,6 +101,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       const headers = flattenHeaders(res.headers);
       const raw = bodyBytes(chunks, bytes, headers['content-encoding'], maxBytes);
       exchange.durationMs = Math.round(performance.now() - started);
+      answered();
       const lean = request.spec.listSkeleton;
       // A walk's page is not decoded whole unless someone reads `text`: the scan reads the bytes.
       let text = lean ? null : raw.toString('utf8');
@@ -128,9 +130,19 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       exchange.durationMs = Math.round(performance.now() - started);
       const [kind, message] = classify(error, timeoutMs, bytes, headersArrived);
       exchange.failure = { kind, message };
+      answered();
       throw new TransportFailure(kind, `${describeRequest(exchange)}: ${message}`, exchange, { responseStarted: headersArrived });
     }
   };
+}
+
+/**
+ * On the simulated clock, the run's time for a target in another process (`clock.ts`); added below
+ * the exchange, which records what the run asked and not the harness's clock.
+ */
+function simulatedTime(): Record<string, string> {
+  const clock = currentClock();
+  return clock.shared ? { [SIMULATED_TIME_HEADER]: String(Math.round(clock.now())) } : {};
 }
 
 function exchangeOf(request: Outgoing): Exchange {

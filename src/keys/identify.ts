@@ -12,6 +12,8 @@ export interface FirstUse {
   readonly accepted: HttpResponse | null;
   /** The last answer seen. */
   readonly last: HttpResponse | null;
+  /** Answers of 401 to `secret` before `accepted`: the key not yet known where it was sent (its propagation). */
+  readonly refused: number;
 }
 
 /** KEY-1 allows a new key 10 s to take effect. */
@@ -29,6 +31,7 @@ export async function identifySecret(
   options: { declared: boolean; withinMs?: number },
 ): Promise<FirstUse> {
   const firsts = new Map<string, HttpResponse>();
+  const refused = new Map<string, number>();
   let last: HttpResponse | null = null;
   const deadline = suiteNow() + (options.withinMs ?? KEY_PROPAGATION_MS);
   const done = (res: HttpResponse) => (options.declared ? res.status !== 401 : res.status >= 200 && res.status < 300);
@@ -41,9 +44,16 @@ export async function identifySecret(
       const res = await use(candidate);
       if (!firsts.has(candidate)) firsts.set(candidate, res);
       last = res;
-      if (done(res)) return { secret: candidate, first: firsts.get(candidate)!, accepted: res, last };
+      if (done(res)) return { secret: candidate, first: firsts.get(candidate)!, accepted: res, last, refused: refused.get(candidate) ?? 0 };
+      if (res.status === 401) refused.set(candidate, (refused.get(candidate) ?? 0) + 1);
     }
   }
   const best = candidates[0];
-  return { secret: options.declared && best !== undefined ? best : null, first: best !== undefined ? (firsts.get(best) ?? null) : null, accepted: null, last };
+  return {
+    secret: options.declared && best !== undefined ? best : null,
+    first: best !== undefined ? (firsts.get(best) ?? null) : null,
+    accepted: null,
+    last,
+    refused: best !== undefined ? (refused.get(best) ?? 0) : 0,
+  };
 }

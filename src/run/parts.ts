@@ -1,4 +1,5 @@
 import type { Reporter } from 'vitest/node';
+import type { Clock } from '../clock.js';
 import type { CheckRecord } from '../check/outcome.js';
 import type { ClauseId } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
@@ -17,6 +18,8 @@ export interface RunParts {
   readonly progress: (out: (line: string) => void) => Reporter;
   /** A GitHub Actions annotation for each failing check, written to `out`; used on Actions only. */
   readonly githubAnnotations: (out: (line: string) => void) => Reporter;
+  /** The run's clock: the real one, or the simulated one of the project's own tests (`src/clock.ts`). */
+  readonly clock: Clock;
 }
 
 /** The embedded reference server, as the run uses it. */

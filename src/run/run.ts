@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings.js';
+import { useClock } from '../clock.js';
 import type { Output } from '../output.js';
 import type { RunParts } from './parts.js';
 import { dryRunStage } from './stages/dry-run.js';
@@ -23,6 +24,7 @@ import { teardownStage } from './stages/teardown.js';
  * (test/import-rules.test.ts: no file of src/run/ reaches back to one before it).
  */
 export async function run(settings: Settings, io: Output, parts: RunParts): Promise<number> {
+  useClock(parts.clock);
   const start = startRun(settings, io, parts);
   const { stops } = start;
   try {

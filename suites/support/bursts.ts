@@ -65,9 +65,20 @@ export function burstCap(ceiling: number): number {
  * completed. `aligned` says the burst was timed to start just after a window boundary (a second
  * attempt), so that a late 429 is no longer ambiguous.
  */
-export function judgeBurst(steps: readonly BurstStep[], ceiling: number, windowMs: number, aligned = false): BurstJudgement {
+export function judgeBurst(steps: readonly BurstStep[], ceiling: number, windowMs: number, aligned = false, uncertainBefore = 0): BurstJudgement {
+  // Fewer accepted than the ceiling, by no more than the requests before the burst that the target
+  // may or may not still count (`uncertainBefore`), is the ceiling.
+  const atCeiling = (accepted: number) => accepted === ceiling || (accepted < ceiling && accepted + uncertainBefore >= ceiling);
   const first429 = steps.findIndex((s) => s.status === 429);
   const before = first429 === -1 ? steps : steps.slice(0, first429);
+  // Answers complete out of order (a burst's requests are in flight on several connections): an
+  // accepted request sent before the 429 was answered may have been counted before it, though its
+  // answer came after. A 429 is early only if even those fall short of the ceiling.
+  const early = (): boolean => {
+    const answeredAt = steps[first429]!.doneAt;
+    const mayHaveCounted = steps.filter((s) => s.status !== 429 && s.sentAt < answeredAt).length;
+    return Math.max(before.length, mayHaveCounted) + uncertainBefore < ceiling;
+  };
   const full = steps.length >= burstCap(ceiling);
   const span = steps.length === 0 ? 0 : Math.max(...steps.map((s) => s.doneAt)) - Math.min(...steps.map((s) => s.sentAt));
   if (before.length > 0 && before.every((s) => s.reset !== null)) {
@@ -77,11 +88,11 @@ export function judgeBurst(steps: readonly BurstStep[], ceiling: number, windowM
     if (first429 === -1) return full ? { kind: 'slow', index: steps.length - 1 } : { kind: 'continue' };
     const refused = steps[first429]!;
     const own = refused.reset === null ? windows[windows.length - 1]! : nearest(windows, refused.reset);
-    if (own.length === ceiling) return { kind: 'limited', index: first429 };
+    if (atCeiling(own.length)) return { kind: 'limited', index: first429 };
     // Fewer than the ceiling in all, on a fresh budget: someone else spends it. More in all, none
     // over it in one window: a budget that refills as it goes (a token bucket's Reset creeps on
     // with every request), where the 429 comes once requests outrun the refill.
-    if (before.length < ceiling) return { kind: 'early', index: first429, accepted: own.length };
+    if (early()) return { kind: 'early', index: first429, accepted: own.length };
     return { kind: 'limited', index: first429 };
   }
   if (first429 === -1) {
@@ -89,8 +100,9 @@ export function judgeBurst(steps: readonly BurstStep[], ceiling: number, windowM
     return span < windowMs ? { kind: 'lax', index: ceiling, accepted: steps.length } : { kind: 'slow', index: steps.length - 1 };
   }
   const accepted = before.length;
-  if (accepted === ceiling) return { kind: 'limited', index: first429 };
-  if (accepted < ceiling) return { kind: 'early', index: first429, accepted };
+  if (atCeiling(accepted)) return { kind: 'limited', index: first429 };
+  if (early()) return { kind: 'early', index: first429, accepted };
+  if (accepted < ceiling) return { kind: 'limited', index: first429 };
   if (aligned) return { kind: 'lax', index: first429, accepted };
   // The last `ceiling` accepted requests share the 429's window: the boundary precedes them.
   return { kind: 'ambiguous', index: first429, boundaryBy: before[accepted - ceiling]!.doneAt };
@@ -151,6 +163,12 @@ export interface BurstOptions {
    */
   readonly prior?: readonly HttpResponse[];
   /**
+   * Requests with the key answered 401 just before the burst, a new key not yet known everywhere
+   * (its propagation): a target that counts a token's requests before it authenticates them (a
+   * gateway's limit) counted them against the first burst's budget, another did not. @default 0
+   */
+  readonly refusedPrior?: number;
+  /**
    * Requests in flight while the first `ceiling` are sent.
    * @default 25
    */
@@ -180,9 +198,12 @@ export async function provokeLimit(options: BurstOptions): Promise<BurstResult> 
     const sentAt = Date.parse(res.exchange.startedAt);
     return { res, step: stepOf(res, sentAt, sentAt + res.exchange.durationMs, options.windowMs) };
   });
+  let uncertain = options.refusedPrior ?? 0;
   for (;;) {
     const done: { res: HttpResponse; step: BurstStep }[] = prior;
+    const uncertainBefore = uncertain;
     prior = [];
+    uncertain = 0;
     const one = async () => {
       const sentAt = now();
       const res = await options.send();
@@ -202,6 +223,7 @@ export async function provokeLimit(options: BurstOptions): Promise<BurstResult> 
       options.ceiling,
       options.windowMs,
       aligned,
+      uncertainBefore,
     );
     // Then one at a time until the judgement is clear.
     while (judgement.kind === 'continue') {
@@ -211,6 +233,7 @@ export async function provokeLimit(options: BurstOptions): Promise<BurstResult> 
         options.ceiling,
         options.windowMs,
         aligned,
+        uncertainBefore,
       );
     }
     responses.push(...done.map((d) => d.res));
@@ -231,6 +254,11 @@ export async function provokeLimit(options: BurstOptions): Promise<BurstResult> 
       const lastReset = done[done.length - 1]?.step.reset ?? null;
       if (lastReset === null) await options.untilFresh();
       else await sleep(Math.max(0, serverClockOf(done.map((d) => d.res.exchange)).toSuite(lastReset * 1000) + 20 - now()));
+      // The Reset a sliding log names is when its oldest request leaves: the ones this attempt
+      // sent within a window of now may still count, and the next attempt meet its 429 that much
+      // before the ceiling, on a budget no one else spends.
+      const since = now() - options.windowMs;
+      uncertain = done.filter((d) => d.step.doneAt > since).length;
       continue;
     }
     const attempt = done.map((d) => d.res);

@@ -80,8 +80,9 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
       ceiling: perKeyPerMinute,
       windowMs: windowSeconds * 1000,
       untilFresh: () => budget.untilFresh(auth),
-      // The key's first use (finding its secret) spent one request of this window.
-      ...(attempt === 1 && key.firstUse.accepted ? { prior: [key.firstUse.accepted] } : {}),
+      // The key's first use (finding its secret) spent one request of this window, and perhaps
+      // the ones refused while the key propagated.
+      ...(attempt === 1 && key.firstUse.accepted ? { prior: [key.firstUse.accepted], refusedPrior: key.firstUse.refused } : {}),
     });
     if (!burst.first429) return { key, burst, main: null, again: null, recovery: null, mainRefusals };
     // Timed from the 429 at once: a Retry-After of 0 must be tried at once, not after RATE-6's probes.

@@ -46,6 +46,8 @@ export function killFamilies(mutant: Mutant): Family[] {
 
 /** The reference and the CLI's arguments of a mutant's kill-matrix run. */
 export function killRun(mutant: Mutant, profile: Profile): { readonly target: ReferenceOptions; readonly args: readonly string[] } {
-  const rate = touchesRate(mutant);
-  return { target: matrixTarget(mutant.modify, profile, rate), args: [...matrixArgs(rate), '--only', killFamilies(mutant).join(',')] };
+  return {
+    target: matrixTarget(mutant.modify, profile),
+    args: [...matrixArgs(touchesRate(mutant)), '--only', killFamilies(mutant).join(',')],
+  };
 }

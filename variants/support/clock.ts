@@ -3,10 +3,12 @@ import type { ReferenceApp } from '../../reference/server.js';
 /**
  * Sets the server's clock `offsetMs` from the machine's: its rate-limit windows, the Unix times of
  * X-RateLimit-Reset, its last-use times and its `Date` headers all read it, as on a host whose
- * clock drifted (or a client's that did: the suite sees the same skew).
+ * clock drifted (or a client's that did: the suite sees the same skew). The offset is from the
+ * server's own clock, the simulated one where it runs on it.
  */
 export function skewClock(reference: ReferenceApp, offsetMs: number): void {
-  const now = () => Date.now() + offsetMs;
+  const base = reference.state.now;
+  const now = () => base() + offsetMs;
   reference.state.now = now;
   reference.state.limiter.now = now;
   // Node writes Date from the machine's clock only where the server wrote none.

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { RunContext } from '../../check/run-context.js';
+import { currentClock } from '../../clock.js';
 import type { RecordCollector } from '../parts.js';
 import type { Equipped } from './keys.js';
 import { remainingFor } from '../estimate.js';
@@ -39,6 +40,7 @@ export async function executionStage(input: Equipped): Promise<Executed> {
     explore: plan.explore,
     timeoutMs: settings.timeoutMs,
     preflight: input.preflight,
+    clock: currentClock().shared,
   };
   const { collector } = input;
   stops.reached({ collector, clauses: plan.clauses });

@@ -1,0 +1,71 @@
+import { expect, test } from 'vitest';
+import { SIMULATED_TIME_HEADER as REFERENCE_HEADER } from '../reference/clock.js';
+import { startReference, referenceProfile } from '../reference/server.js';
+import { REAL_BELOW_MS, SIMULATED_TIME_HEADER, simulatedClock } from '../src/clock.js';
+
+// Time as a dependency (src/clock.ts): a wait for the target's time moves the simulated clock at
+// once, never back; the run's threads read one time; the reference started on it reads the time
+// each request tells. What the matrices' runs stand on (test/support/matrix.ts).
+
+test('a wait of a whole window takes no real time, and the clock has moved by at least the wait', async () => {
+  const clock = simulatedClock();
+  const before = clock.now();
+  const real = performance.now();
+  await clock.sleep(60_000);
+  expect(clock.now() - before).toBeGreaterThanOrEqual(60_000);
+  expect(performance.now() - real).toBeLessThan(1000);
+});
+
+test('waits beside each other move the clock to the furthest of them, not by their sum', async () => {
+  const clock = simulatedClock();
+  const before = clock.now();
+  await Promise.all([clock.sleep(5_000), clock.sleep(10_000), clock.sleep(2_000)]);
+  const moved = clock.now() - before;
+  expect(moved).toBeGreaterThanOrEqual(10_000);
+  expect(moved).toBeLessThan(11_000);
+});
+
+test('a wait shorter than a poll passes in real time: it waits for an answer on its way, not for the target', async () => {
+  const clock = simulatedClock();
+  const before = clock.now();
+  const real = performance.now();
+  await clock.sleep(REAL_BELOW_MS / 2);
+  expect(performance.now() - real).toBeGreaterThanOrEqual(REAL_BELOW_MS / 2 - 5);
+  // Real time passed, and no more.
+  expect(clock.now() - before).toBeLessThan(REAL_BELOW_MS * 10);
+});
+
+test("two clocks over one shared offset (the run's threads) read one time, and it never goes back", async () => {
+  const main = simulatedClock();
+  const worker = simulatedClock(main.shared!);
+  await main.sleep(30_000);
+  expect(Math.abs(worker.now() - main.now())).toBeLessThan(50);
+  const reading = worker.now();
+  await worker.sleep(1_000);
+  await main.sleep(500); // already passed on the shared clock: moves nothing back
+  expect(main.now()).toBeGreaterThanOrEqual(reading + 1_000);
+});
+
+test('the reference on the stamped clock opens a new window when a request tells it the old one has passed', async () => {
+  expect(REFERENCE_HEADER).toBe(SIMULATED_TIME_HEADER);
+  const base = referenceProfile();
+  const target = await startReference({ clock: 'stamped', windowSeconds: 60, profile: { ...base, limits: { ...base.limits, perKeyPerMinute: 2 } } });
+  try {
+    const clock = simulatedClock();
+    const get = () =>
+      fetch(`${target.url}/api/v1/workspaces`, {
+        headers: { authorization: `Bearer ${target.keys.main}`, [SIMULATED_TIME_HEADER]: String(Math.round(clock.now())) },
+      });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await get()).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    await clock.sleep(60_000);
+    const again = await get();
+    expect(again.status).toBe(200);
+    // Its Date is the run's time, not the machine's.
+    expect(Math.abs(Date.parse(again.headers.get('date')!) - clock.now())).toBeLessThan(2_000);
+    expect(Number(again.headers.get('x-ratelimit-reset')) * 1000).toBeGreaterThan(Date.now() + 60_000);
+  } finally {
+    await target.close();
+  }
+});
