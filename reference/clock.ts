@@ -13,7 +13,8 @@ export type ReferenceClock = 'real' | 'stamped';
  * The reference on the run's simulated clock: the machine's clock plus the largest lead a request
  * has told, so that it never goes back. A run's wait for a rate window moves the run's clock at
  * once; the next request carries the new time, and the window has passed here too. Its `Date`
- * headers are written from it (Node writes the machine's where the server wrote none).
+ * headers are written from it (Node writes the machine's where the server wrote none), and every
+ * answer says the time it read, by which the run knows its target is on its clock.
  */
 export function useStampedClock(app: FastifyInstance): () => number {
   let leadMs = 0;
@@ -23,7 +24,9 @@ export function useStampedClock(app: FastifyInstance): () => number {
     if (Number.isFinite(told)) leadMs = Math.max(leadMs, told - Date.now());
   });
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('date', new Date(now()).toUTCString());
+    const at = now();
+    reply.header('date', new Date(at).toUTCString());
+    reply.header(SIMULATED_TIME_HEADER, String(Math.round(at)));
     return payload;
   });
   return now;

@@ -2,6 +2,8 @@ import { expect, test } from 'vitest';
 import { SIMULATED_TIME_HEADER as REFERENCE_HEADER } from '../reference/clock.js';
 import { startReference, referenceProfile } from '../reference/server.js';
 import { REAL_BELOW_MS, SIMULATED_TIME_HEADER, simulatedClock } from '../src/clock.js';
+import { runCli } from './support/cli.js';
+import { SIMULATED_RUN_ENV } from './support/simulated.js';
 
 // Time as a dependency (src/clock.ts): a wait for the target's time moves the simulated clock at
 // once, never back; the run's threads read one time; the reference started on it reads the time
@@ -69,3 +71,20 @@ test('the reference on the stamped clock opens a new window when a request tells
     await target.close();
   }
 });
+
+test('a run on the simulated clock against a target that does not read its time stops at the preflight: one line, exit 2', async () => {
+  const target = await startReference({ windowSeconds: 1 });
+  try {
+    const result = await runCli(['--only', 'GEN-2'], {
+      CONFORMANCE_BASE_URL: target.url,
+      CONFORMANCE_API_KEY: target.keys.main,
+      ...SIMULATED_RUN_ENV,
+    });
+    expect(result.exitCode, result.stdout).toBe(2);
+    expect(result.stderr.trim().split('\n').at(-1)).toMatch(
+      /^CONF_SETTING_INVALID: CONFORMANCE_SIMULATED_CLOCK is the project's own tests' setting: the target at http:\/\/127\.0\.0\.1:\d+ does not read the run's time/,
+    );
+  } finally {
+    await target.close();
+  }
+}, 60_000);
