@@ -12,7 +12,7 @@ import {
 import { oneCharacterChanged } from './catalogues/key-spellings.js';
 import { meaningful, PAIR_DIMENSIONS, type LeftOut, type PairDimensions, type PairRow } from './catalogues/pair-dimensions.js';
 import { REQUEST_HEADERS } from './catalogues/request-headers.js';
-import { coveringArray, type CoveringArray } from './pairs/covering-array.js';
+import { coveringArray, drawnBeyond, type CoveringArray } from './pairs/covering-array.js';
 import { idsAs } from './support/cross-account.js';
 import { recordIfCreated, tagged, taxonomyIds, workspaceIds } from './support/submissions.js';
 
@@ -31,11 +31,15 @@ interface Visited {
   readonly row: PairRow;
   readonly label: string;
   readonly res: HttpResponse;
+  /** Drawn at random beyond the pairs (`--explore`), not a row of the covering array. */
+  readonly drawn: boolean;
 }
 
 interface PairsVisit {
   readonly visited: readonly Visited[];
   readonly array: CoveringArray<PairDimensions>;
+  /** Rows drawn at random beyond the array: combinations of three values and more. */
+  readonly beyond: number;
   readonly leftOut: readonly LeftOut[];
   /** Rows not sent, with why (the cap on submissions left no room). */
   readonly unsent: readonly string[];
@@ -104,7 +108,7 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
 
   const visited: Visited[] = [];
   const unsent: string[] = [];
-  for (const [index, row] of array.rows.entries()) {
+  const sendRow = async (row: PairRow, index: number, drawn: boolean): Promise<void> => {
     const actorsOwn = row.credential === "the other account's key" ? theirs : mine;
     const foreign = row.credential === "the other account's key" ? mine : theirs;
     // Another account's object by an id the actor has no object of: ids may be counted per account
@@ -135,8 +139,7 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
         return res;
       };
       // The main key's own workspace and taxonomy: the target may create it, within the run's cap.
-      const mayCreate = row.credential === 'the main key' && row.workspace === OWN && row.taxonomy === OWN;
-      send = mayCreate ? () => t.submissions.create(post) : post;
+      send = createsOwn(row) ? () => t.submissions.create(post) : post;
     } else {
       const path =
         row.operation === 'list a collection'
@@ -158,13 +161,29 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
     const described = `${label} by ${row.credential}${row.header !== '—' && row.header !== 'none' ? ` with ${row.header}` : ''}${describeOwners(row)}`;
     if (unnamed) {
       unsent.push(`${described}: every id the other account shows is also one of the actor's own (ids counted per account)`);
-      continue;
+      return;
     }
     const res = await send();
     if (res === null) unsent.push(`${described}: the cap on submissions left no room`);
-    else visited.push({ row, label: described, res });
-  }
-  return { visited, array, leftOut, unsent };
+    else visited.push({ row, label: described, res, drawn });
+  };
+  for (const [index, row] of array.rows.entries()) await sendRow(row, index, false);
+  // The budget left over (`--explore`) draws stronger combinations at random: rows the array does
+  // not hold, none that the main key may create (the run's submissions are the pairs' and the
+  // checks' own, within the cap).
+  const beyond = drawnBeyond(dimensions, (row) => meaningful(row) && !createsOwn(row), array.rows, t.run.explore * ROWS_PER_DRAW, t.run.seed);
+  await t.exploring(async () => {
+    for (const [index, row] of beyond.entries()) await sendRow(row, array.rows.length + index, true);
+  });
+  return { visited, array, beyond: beyond.length, leftOut, unsent };
+}
+
+/** Rows drawn beyond the pairs for each sequence the explorer draws (`--explore`): a request each. */
+const ROWS_PER_DRAW = 3;
+
+/** A row the target may answer by creating a submission: the main key's, into its own workspace and taxonomy. */
+function createsOwn(row: PairRow): boolean {
+  return row.operation === 'create a submission' && row.credential === 'the main key' && row.workspace === OWN && row.taxonomy === OWN;
 }
 
 /** The objects a row names, where it names another account's. */
@@ -192,13 +211,14 @@ function credentialOf(t: CheckContext, credential: PairRow['credential']): Crede
 }
 
 /** The report's lines: how many pairs of how many, in how many requests, and why the rest were left out. */
-function coverageLines(visit: PairsVisit, seed: number): string[] {
-  const { array, leftOut, unsent, visited } = visit;
+function coverageLines(visit: PairsVisit, seed: number, explore: number): string[] {
+  const { array, beyond, leftOut, unsent, visited } = visit;
   return [
-    `${array.pairs} pairs of ${Object.keys(PAIR_DIMENSIONS).length} dimensions visited in ${visited.length} requests (seed ${seed}); ${array.meaningless.length} pairs have no meaning (an operation without that dimension, or a refusal that comes first)`,
+    `${array.pairs} pairs of ${Object.keys(PAIR_DIMENSIONS).length} dimensions visited in ${visited.length - visited.filter((v) => v.drawn).length} requests (seed ${seed}); ${array.meaningless.length} pairs have no meaning (an operation without that dimension, or a refusal that comes first)`,
+    `${beyond} rows drawn at random beyond them (--explore ${explore}): combinations of three values and more`,
     ...leftOut.map((gap) => `left out: ${gap.dimension} ${gap.value}: ${gap.why}`),
     ...unsent.map((line) => `not sent: ${line}`),
-    ...visited.map((v) => `${v.label}: ${v.res.status}`),
+    ...visited.map((v) => `${v.drawn ? 'drawn: ' : ''}${v.label}: ${v.res.status}`),
   ];
 }
 
@@ -207,7 +227,7 @@ check(
   'every pair of what the run varies (operation, credential, header, owner, a body’s references, rows) meets in a request, and none yields a 5xx',
   async (t) => {
     const visit = await visitPairs(t);
-    t.noteExplored(coverageLines(visit, t.run.seed));
+    t.noteExplored(coverageLines(visit, t.run.seed, t.run.explore));
     const failed = visit.visited.filter((v) => fromApi(v.res.exchange) && v.res.status >= 500);
     if (failed.length > 0)
       t.fail(
@@ -223,7 +243,7 @@ check(
   "no request of the pairs that names another account's object, in its path or its body, is served, whatever the operation, key or header",
   async (t) => {
     const visit = await visitPairs(t);
-    t.noteExplored(coverageLines(visit, t.run.seed));
+    t.noteExplored(coverageLines(visit, t.run.seed, t.run.explore));
     const named = visit.visited.filter((v) => [v.row.owner, v.row.workspace, v.row.taxonomy].includes(OTHER));
     if (named.length === 0) t.skip(visit.leftOut.find((gap) => gap.value === OTHER)?.why ?? "no pair named another account's object");
     const served = named.filter((v) => fromApi(v.res.exchange) && ((v.res.status >= 200 && v.res.status < 300) || v.res.status === 304));

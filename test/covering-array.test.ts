@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { meaningful, PAIR_DIMENSIONS } from '../suites/catalogues/pair-dimensions.js';
-import { coveringArray, pairsOf } from '../suites/pairs/covering-array.js';
+import { coveringArray, drawnBeyond, pairsOf } from '../suites/pairs/covering-array.js';
 
 // Every pair of what the run varies meets in a request of every run (suites/pairs.suite.ts): the
 // covering array holds every pair some meaningful row holds, is the same for the same seed, and is
@@ -41,5 +41,29 @@ describe('the covering array of the pairs', () => {
     const array = coveringArray(PAIR_DIMENSIONS, meaningful, 1);
     expect(array.meaningless).toContain("credential=no key × owner=another account's");
     expect(array.meaningless).toContain('operation=list a collection × rows=empty');
+  });
+});
+
+describe('rows drawn beyond the pairs', () => {
+  test('are meaningful rows the array does not hold, as many as asked, the same for the same seed', () => {
+    const array = coveringArray(PAIR_DIMENSIONS, meaningful, 3);
+    const drawn = drawnBeyond(PAIR_DIMENSIONS, meaningful, array.rows, 12, 3);
+    expect(drawn).toHaveLength(12);
+    expect(drawn.every(meaningful)).toBe(true);
+    const key = (row: object) => JSON.stringify(row);
+    const inArray = new Set(array.rows.map(key));
+    expect(drawn.filter((row) => inArray.has(key(row)))).toEqual([]);
+    expect(new Set(drawn.map(key)).size).toBe(12);
+    expect(drawnBeyond(PAIR_DIMENSIONS, meaningful, array.rows, 12, 3)).toEqual(drawn);
+    // The draw has a stream of its own: the array is the same whether rows are drawn beyond it or not.
+    expect(coveringArray(PAIR_DIMENSIONS, meaningful, 3).rows).toEqual(array.rows);
+  });
+
+  test('none at a budget of none, and never more than the space holds', () => {
+    const array = coveringArray(PAIR_DIMENSIONS, meaningful, 3);
+    expect(drawnBeyond(PAIR_DIMENSIONS, meaningful, array.rows, 0, 3)).toEqual([]);
+    const small = { a: ['1', '2'], b: ['x', 'y'] } as const;
+    const all = coveringArray(small, () => true, 1);
+    expect(drawnBeyond(small, () => true, all.rows, 10, 1)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { readReport, ROOT, runCli } from './support/cli.js';
 import { startReference } from '../reference/server.js';
 import { loadProfile } from '../src/profile/profile.js';
 import { estimate, keyPlan, loadEstimates, measuredStrength } from '../src/run/estimates.js';
+import { dryRunLines } from '../src/run/dry-run.js';
 import { propertyBudget } from '../src/check/property-budget.js';
 
 test('--dry-run stops after the preflight and prints the checks, requests and time it would take', async () => {
@@ -36,15 +37,18 @@ test("the plan counts generated cases at the run's property budget, and fixed ca
   expect(propertyBudget()).toBe(100);
 });
 
-test("the plan grows the explorer's requests and keys with --explore, and no other check's", () => {
+test("the plan grows what is drawn (the explorer's sequences, the pairs' rows beyond the array) with --explore, and no other check's", () => {
   const profile = loadProfile(`${ROOT}profiles/reference.json`).profile;
   const input = { profile, selection: { only: [], skip: [] }, readOnly: false, hasOtherAccountKey: true };
   const estimates = loadEstimates();
   const at = measuredStrength(estimates);
-  const explorer = estimates.checks.find((c) => c.key === 'explored-lifecycle' && c.exploreRequests)!;
+  const drawing = estimates.checks.filter((c) => c.exploreRequests);
+  expect(drawing.map((c) => `${c.clause} ${c.key}`).sort()).toEqual(['GEN-3 pairs', 'KEY-1 explored-lifecycle']);
   // The budgets the estimate sums: an unknown or malformed key's requests are on none of them.
-  const { main = 0, other = 0, created = 0, none = 0 } = explorer.exploreRequests!;
-  const drawn = main + other + created + none;
+  const drawn = drawing.reduce(
+    (sum, c) => sum + (c.exploreRequests!.main ?? 0) + (c.exploreRequests!.other ?? 0) + (c.exploreRequests!.created ?? 0) + (c.exploreRequests!.none ?? 0),
+    0,
+  );
   expect(drawn).toBeGreaterThan(0);
   const requests = (explore: number) => {
     const { main, other, created, anonymous } = estimate(estimates, input, 1, { ...at, explore }).requests;
@@ -91,4 +95,16 @@ test('a run of a few general rules alone plans no key', async () => {
   const run = await runCli(['--dry-run', '--only', 'GEN-2,GEN-4']);
   expect(run.stdout).toMatch(/write plan: at most 0 key\(s\)/);
   expect(run.stdout).toMatch(/keys: the configured one alone/);
+});
+
+test("the plan names the pairs' covering array and the rows drawn beyond it, which --explore sets, where the pairs run", () => {
+  const profile = loadProfile(`${ROOT}profiles/reference.json`).profile;
+  const input = { profile, selection: { only: [], skip: [] }, readOnly: false, hasOtherAccountKey: true };
+  const pairs = (extra: object) => dryRunLines({ ...input, ...extra }).filter((line) => line.startsWith('pairs: '));
+  const [line] = pairs({});
+  expect(line).toMatch(
+    /^pairs: every pair of what the run varies .* in about \d+ requests, a covering array of strength 2 drawn from the seed, and about [1-9]\d* for rows drawn beyond it \(--explore \d+\)$/,
+  );
+  expect(pairs({ explore: 0 })[0]).toMatch(/and about 0 for rows drawn beyond it \(--explore 0\)$/);
+  expect(pairs({ selection: { only: ['PAG'], skip: [] } })).toEqual([]);
 });

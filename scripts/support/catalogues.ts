@@ -52,7 +52,7 @@ const CATALOGUES: readonly { readonly title: string; readonly where: string; rea
   {
     title: 'Pairs of what varies (a covering array of strength 2)',
     where:
-      "`suites/catalogues/pair-dimensions.ts`, `suites/pairs.suite.ts`: every pair of values of every two dimensions meets in at least one request of every run, drawn from the seed; the report lists the pairs' count, what was left out and why, and each request",
+      "`suites/catalogues/pair-dimensions.ts`, `suites/pairs.suite.ts`: every pair of values of every two dimensions meets in at least one request of every run, drawn from the seed, then rows drawn beyond them with the budget `--explore` leaves; the report lists the pairs' count, the rows drawn, what was left out and why, and each request",
     entries: (Object.keys(PAIR_DIMENSIONS) as (keyof typeof PAIR_DIMENSIONS)[]).map((dimension) => ({
       name: `${dimension}: ${PAIR_DIMENSIONS[dimension].filter((v) => v !== '—').join(', ')}`,
       clauses: PAIR_FEEDS[dimension],

@@ -30,6 +30,24 @@ export interface DryRunInput {
 }
 
 /**
+ * The pairs' line (suites/pairs.suite.ts): the covering array's requests, and those of the rows
+ * drawn beyond it with the budget `--explore` leaves, as measured; none where the pairs do not run.
+ */
+function pairsLine(estimates: RequestEstimates, input: DryRunInput, strength: Strength): string[] {
+  const pairs = { ...estimates, checks: estimates.checks.filter((c) => c.suite === 'pairs') };
+  const sent = (at: Strength) => {
+    const { main, other, created, anonymous } = estimate(pairs, input, 1, at).requests;
+    return main + other + created + anonymous;
+  };
+  if (estimate(pairs, input, 1, strength).checks === 0) return [];
+  const array = sent({ ...strength, explore: 0 });
+  return [
+    `pairs: every pair of what the run varies (operation, credential, header, owners, rows) in about ${array} requests, ` +
+      `a covering array of strength 2 drawn from the seed, and about ${sent(strength) - array} for rows drawn beyond it (--explore ${strength.explore})`,
+  ];
+}
+
+/**
  * `--dry-run`: what the run would do after the preflight, without doing it: the checks by
  * family, the requests they need, and the time the target's rate limits put under them.
  * Request figures were measured against the embedded reference (fixtures/request-estimates.json);
@@ -53,6 +71,7 @@ export function dryRunLines(input: DryRunInput): string[] {
     }),
     `requests: about ${total.requests.main} on the main key, ${total.requests.other} on the second account's, ` +
       `${total.requests.created} on keys the run creates, ${total.requests.anonymous} without a key`,
+    ...pairsLine(estimates, input, strength),
     keys > 1
       ? `keys: up to ${keys}, the configured one and ${keys - 1} the run creates and deletes (--max-keys); what each carries, below`
       : 'keys: the configured one alone',

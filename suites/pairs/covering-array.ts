@@ -84,3 +84,29 @@ export function coveringArray<D extends Dimensions>(dimensions: D, valid: (row: 
   }
   return { rows, pairs, meaningless };
 }
+
+/**
+ * `count` rows of the space beyond `taken` (the covering array's), drawn at random by the seed:
+ * combinations of three values and more, which the pairs meet only by chance. A budget left over
+ * buys them; a short one keeps the pairs whole and draws fewer (none at 0).
+ */
+export function drawnBeyond<D extends Dimensions>(
+  dimensions: D,
+  valid: (row: Row<D>) => boolean,
+  taken: readonly Row<D>[],
+  count: number,
+  seed: number,
+): Row<D>[] {
+  const names = Object.keys(dimensions);
+  const key = (row: Row<D>) => names.map((name) => row[name]).join('\u0000');
+  const seen = new Set(taken.map(key));
+  const rest = enumerate(dimensions, valid).filter((row) => !seen.has(key(row)));
+  // A stream of its own, so that the draw does not move the array's tie-breaks.
+  const next = random(seed ^ 0x5bd1e995);
+  const n = Math.max(0, Math.min(count, rest.length));
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(next() * (rest.length - i));
+    [rest[i], rest[j]] = [rest[j]!, rest[i]!];
+  }
+  return rest.slice(0, n);
+}
