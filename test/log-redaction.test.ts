@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import { Broker } from '../src/broker/broker.js';
 import { readSettings } from '../src/config/settings.js';
 import type { Exchange } from '../src/http/exchange.js';
+import { sliceSettings } from '../src/run/slices.js';
 import { writeStoppedReport } from '../src/run/stopped-report.js';
 import { Redactor, SECRET_PART_LENGTH } from '../src/secrets/redactor.js';
 import { stoppedResults } from '../src/verdict/verdict.js';
@@ -66,7 +67,7 @@ for (const [kind, secret] of [
     broker.addRevealedSecret(secret);
     broker.record(exchangeWith(secret), new Uint8Array());
     const published = writeStoppedReport({
-      settings: readSettings(['--report-dir', dir], {}, dir),
+      report: sliceSettings(readSettings(['--report-dir', dir], {}, dir)).report,
       startedAt: new Date(0),
       kind: 'interrupted',
       signal: 'SIGTERM',

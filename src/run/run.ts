@@ -9,6 +9,7 @@ import { openStage } from './stages/open.js';
 import { planStage } from './stages/plan.js';
 import { preflightStage } from './stages/preflight.js';
 import { publishStage } from './stages/publish.js';
+import { sliceSettings } from './slices.js';
 import { settingsStage, startRun } from './stages/settings.js';
 import { teardownStage } from './stages/teardown.js';
 
@@ -25,15 +26,17 @@ import { teardownStage } from './stages/teardown.js';
  */
 export async function run(settings: Settings, io: Output, parts: RunParts): Promise<number> {
   useClock(parts.clock);
-  const start = startRun(settings, io, parts);
+  // Each stage is handed the part of the settings it reads, and no more (`slices.ts`).
+  const slices = sliceSettings(settings);
+  const start = startRun(slices.start, slices.stops, io, parts);
   const { stops } = start;
   try {
-    const opened = await openStage(settingsStage(start));
-    const planned = planStage(await preflightStage(opened));
-    if (settings.dryRun) return dryRunStage(planned);
-    const executed = await executionStage(await keysStage(planned));
+    const opened = await openStage(settingsStage(start, slices.start), slices);
+    const planned = planStage(await preflightStage(opened, slices.requests), slices.plan);
+    if (slices.plan.dryRun) return dryRunStage(planned);
+    const executed = await executionStage(await keysStage(planned), { ...slices.requests, reportDir: slices.report.reportDir });
     if (executed.stop) return await stops.stopped(executed.stop);
-    return publishStage(await teardownStage(executed));
+    return publishStage(await teardownStage(executed), slices.report);
   } catch (error) {
     return await stops.failed(error);
   } finally {

@@ -1,18 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import type { Broker } from '../broker/broker.js';
-import type { Settings } from '../config/settings.js';
 import { Redactor } from '../secrets/redactor.js';
 import type { SigningKey } from '../integrity/signing-key.js';
 import type { LoadedProfile } from '../profile/profile.js';
 import { buildDocument, type Stopped } from '../report/document.js';
 import { integrityOf, publish, type Published } from '../report/publish.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
-import { publicSettings } from './public-settings.js';
-import { runModeOf } from '../config/run-mode.js';
+import type { ReportSlice } from './slices.js';
 import { notRunCount, type ClauseResult } from '../verdict/verdict.js';
 
 export interface StoppedRun {
-  readonly settings: Settings;
+  /** What the reports say of the settings, and where they go. */
+  readonly report: ReportSlice;
   readonly startedAt: Date;
   readonly kind: Stopped['kind'];
   readonly signal?: string;
@@ -60,17 +59,17 @@ function headline(run: StoppedRun, notRun: number): string {
 export function writeStoppedReport(run: StoppedRun): Published {
   const notRun = notRunCount(run.results);
   const stopped: Stopped = { kind: run.kind, ...(run.signal ? { signal: run.signal } : {}), headline: headline(run, notRun), clausesNotRun: notRun };
-  const redactor = run.broker?.redactor ?? configuredSecrets(run.settings);
+  const redactor = run.broker?.redactor ?? configuredSecrets(run.report);
   const document = buildDocument({
     verdict: { verdict: 'inconclusive', complete: false, exitCode: 2, because: run.because },
     results: run.results,
-    baseUrl: run.baseUrl ?? run.settings.baseUrl ?? '(embedded reference server, not started)',
+    baseUrl: run.baseUrl ?? run.report.baseUrl ?? '(embedded reference server, not started)',
     embedded: run.embedded,
-    profile: run.profile ?? { unread: run.settings.profileFile ?? '(none)' },
-    mode: runModeOf(run.settings),
-    argv: run.settings.argv,
-    settings: publicSettings(run.settings),
-    seed: run.seed ?? run.settings.seed ?? 0,
+    profile: run.profile ?? { unread: run.report.profileFile ?? '(none)' },
+    mode: run.report.mode,
+    argv: run.report.argv,
+    settings: run.report.shown,
+    seed: run.seed ?? run.report.seed ?? 0,
     startedAt: run.startedAt,
     endedAt: new Date(),
     log: run.broker?.log() ?? [],
@@ -81,18 +80,16 @@ export function writeStoppedReport(run: StoppedRun): Published {
     integrity: integrityOf(run.signingKey),
     stopped,
   });
-  mkdirSync(run.settings.reportDir, { recursive: true });
+  mkdirSync(run.report.reportDir, { recursive: true });
   // The provisional report is written again as the ledger changes: its HAR stays empty, or every
   // rewrite would render the whole log so far (megabytes, each second) for a report meant to be replaced.
   const harLog = run.kind === 'unfinished' ? [] : (run.broker?.log() ?? []);
-  return publish(document, run.settings.reportDir, redactor, run.signingKey ?? null, run.stepSummary ?? true, harLog);
+  return publish(document, run.report.reportDir, redactor, run.signingKey ?? null, run.stepSummary ?? true, harLog);
 }
 
 /** Before the broker exists: the configured secrets alone. */
-function configuredSecrets(settings: Settings): Redactor {
+function configuredSecrets(report: ReportSlice): Redactor {
   const redactor = new Redactor();
-  redactor.add(settings.apiKey);
-  redactor.add(settings.otherAccountApiKey);
-  for (const [, value] of settings.extraHeaders) redactor.add(value);
+  for (const secret of report.secrets) redactor.add(secret);
   return redactor;
 }

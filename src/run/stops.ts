@@ -2,7 +2,6 @@ import type { Vitest } from 'vitest/node';
 import type { Broker } from '../broker/broker.js';
 import type { RunningBroker } from '../broker/channel.js';
 import { CLAUSE_IDS } from '../clauses/catalogue.js';
-import type { Settings } from '../config/settings.js';
 import { ConformanceError } from '../errors.js';
 import { closeDispatcher } from '../http/client.js';
 import type { SigningKey } from '../integrity/signing-key.js';
@@ -16,6 +15,7 @@ import { liveKeysLine } from './live-keys.js';
 import type { RecordCollector } from './parts.js';
 import { provisionalReport, type ProvisionalReport } from './provisional-report.js';
 import { writeStoppedReport } from './stopped-report.js';
+import type { RunSlices } from './slices.js';
 import type { Target } from './target.js';
 import type { Teardown } from './teardown.js';
 import type { StartedSuites } from './suites.js';
@@ -65,7 +65,7 @@ export class RunStops {
   #trail: Trail;
 
   constructor(
-    private readonly run: { readonly settings: Settings; readonly startedAt: Date; readonly seed: number },
+    private readonly run: RunSlices['stops'] & { readonly startedAt: Date; readonly seed: number },
     io: Output,
   ) {
     this.#trail = {
@@ -83,7 +83,7 @@ export class RunStops {
       suites: null,
       harEntries: null,
     };
-    const { settings } = run;
+    const settings = run;
     this.interrupt = onInterrupt(io, {
       onFirst: (signal) => {
         this.#io.err(
@@ -117,13 +117,13 @@ export class RunStops {
 
   /** How long checks still in flight after a stop may take to end: never the whole teardown. */
   get graceMs(): number {
-    return Math.min(STOP_GRACE_MS, this.run.settings.teardownTimeoutMs / 4);
+    return Math.min(STOP_GRACE_MS, this.run.teardownTimeoutMs / 4);
   }
 
   /** A signal or a dead target ended the checks: the keys deleted within the teardown's bound, then a report that says so. */
   async stopped(stop: EarlyStop): Promise<number> {
     const io = this.#io;
-    const { settings } = this.run;
+    const settings = this.run;
     // The signal as now known: the launcher's exit, heard first, may have come with a signal since.
     const signal = 'signal' in stop ? (this.interrupt.signal ?? stop.signal) : null;
     const why = 'signal' in stop ? `the run was interrupted by ${signal}` : stop.targetGone;
@@ -151,7 +151,7 @@ export class RunStops {
    */
   async failed(error: unknown): Promise<number> {
     if (this.interrupt.signal) return await this.stopped({ signal: this.interrupt.signal });
-    const { settings } = this.run;
+    const settings = this.run;
     const teardown = () => this.#trail.teardown?.bounded().catch(() => undefined);
     if (error instanceof ConformanceError) {
       this.#io.err(error.toLine());
@@ -197,25 +197,25 @@ export class RunStops {
   }
 
   #liveKeys(live: Parameters<typeof liveKeysLine>[0]): string {
-    return liveKeysLine(live, this.run.settings, this.#trail.teardown?.foundKeyPath ?? null);
+    return liveKeysLine(live, this.run.report, this.#trail.teardown?.foundKeyPath ?? null);
   }
 
   #report(kind: Stopped['kind'], because: string, results: readonly ClauseResult[], signal?: StopSignal) {
-    const { settings, startedAt, seed } = this.run;
+    const { report, startedAt, seed } = this.run;
     const { target, broker } = this.#trail;
     // The run's own report replaces the provisional one, which is never written after it.
     if (kind !== 'unfinished') this.provisional.close();
     return writeStoppedReport({
       // The provisional report is replaced at the end: a CI page's summary gets the final one only.
       stepSummary: kind !== 'unfinished',
-      settings,
+      report,
       startedAt,
       kind,
       ...(signal ? { signal } : {}),
       because,
       results,
       baseUrl: target?.baseUrl ?? null,
-      embedded: settings.baseUrl === null,
+      embedded: report.baseUrl === null,
       profile: target?.loaded ?? null,
       seed,
       broker,

@@ -22,12 +22,16 @@ export interface Target {
  * error): the one given, else the shipped reference profile for the embedded reference server (no
  * base URL set), the document-only profile for any other target.
  */
-export function targetProfile(settings: Settings): LoadedProfile {
+export function targetProfile(settings: Pick<Settings, 'profileFile' | 'baseUrl'>): LoadedProfile {
   return loadProfile(settings.profileFile ?? (settings.baseUrl === null ? REFERENCE_PROFILE_FILE : DOCUMENT_PROFILE_FILE));
 }
 
 /** The configured target, or the embedded reference server when no base URL is set, with its profile (`targetProfile`). */
-export async function openTarget(settings: Settings, loaded: LoadedProfile, startEmbedded: RunParts['startEmbeddedTarget']): Promise<Target> {
+export async function openTarget(
+  settings: Pick<Settings, 'baseUrl' | 'apiKey' | 'otherAccountApiKey'>,
+  loaded: LoadedProfile,
+  startEmbedded: RunParts['startEmbeddedTarget'],
+): Promise<Target> {
   const embedded = settings.baseUrl === null;
   if (!embedded) {
     return { baseUrl: settings.baseUrl!, keys: { main: settings.apiKey!, other: settings.otherAccountApiKey }, loaded, reference: null };

@@ -1,6 +1,7 @@
 import { readSettings, reportDirOf, unreadSettings, type Settings } from '../../config/settings.js';
 import { ConformanceError } from '../../errors.js';
 import { run } from '../../run/run.js';
+import { sliceSettings } from '../../run/slices.js';
 import { writeStoppedReport } from '../../run/stopped-report.js';
 import { stoppedResults } from '../../verdict/verdict.js';
 import type { Command } from '../command.js';
@@ -19,7 +20,7 @@ function settingsOrReport(args: readonly string[]): Settings {
     if (error instanceof ConformanceError && !args.includes('--dry-run')) {
       const settings = unreadSettings(args, reportDirOf(args));
       writeStoppedReport({
-        settings,
+        report: sliceSettings(settings).report,
         startedAt: new Date(),
         kind: 'settings',
         because: error.toLine(),

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { RunContext } from '../../check/run-context.js';
 import { currentClock } from '../../clock.js';
 import type { RecordCollector } from '../parts.js';
+import type { RunSlices } from '../slices.js';
 import type { Equipped } from './keys.js';
 import { remainingFor } from '../estimate.js';
 import type { EarlyStop } from '../stops.js';
@@ -18,8 +19,8 @@ export interface Executed extends Equipped {
  * signal, or once the target is confirmed gone (`broker/outage.ts`), the checks still in flight
  * given a short grace to end.
  */
-export async function executionStage(input: Equipped): Promise<Executed> {
-  const { plan, target, broker, stops, settings } = input;
+export async function executionStage(input: Equipped, settings: RunSlices['requests'] & Pick<RunSlices['report'], 'reportDir'>): Promise<Executed> {
+  const { plan, target, broker, stops } = input;
   const context: RunContext = {
     runId: input.runId,
     baseUrl: target.baseUrl,

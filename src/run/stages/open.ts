@@ -10,6 +10,7 @@ import { checkProfileCertifiable } from '../../verdict/certification.js';
 import { startHeartbeat, type Heartbeat } from '../heartbeat.js';
 import { newRunId } from '../run-id.js';
 import { openTarget, targetProfile, type Target } from '../target.js';
+import type { RunSlices } from '../slices.js';
 import type { RunSettings } from './settings.js';
 import { Teardown } from '../teardown.js';
 import { startSuites, type StartedSuites } from '../suites.js';
@@ -45,13 +46,13 @@ export interface Opened extends RunSettings {
  * `pacing/margin.ts`), the heartbeat that keeps a waiting run from going silent, and the teardown
  * that deletes whatever keys the run goes on to create.
  */
-export async function openStage(input: RunSettings): Promise<Opened> {
-  const { settings, stops } = input;
-  const loaded = targetProfile(settings);
+export async function openStage(input: RunSettings, settings: Pick<RunSlices, 'target' | 'requests' | 'plan' | 'teardown'>): Promise<Opened> {
+  const { stops } = input;
+  const loaded = targetProfile(settings.target);
   // Before the first request: a certificate needs every MUST clause able to apply. The embedded
   // reference has both accounts' keys; the limits it changes are no clause's need.
-  const hasOtherAccountKey = settings.baseUrl === null || settings.otherAccountApiKey !== null;
-  if (settings.certify) checkProfileCertifiable({ profile: loaded.profile, hasOtherAccountKey }, loaded.profile.name);
+  const hasOtherAccountKey = settings.target.baseUrl === null || settings.target.otherAccountApiKey !== null;
+  if (settings.target.certify) checkProfileCertifiable({ profile: loaded.profile, hasOtherAccountKey }, loaded.profile.name);
   // The checks' vitest starts first, once no setting can stop the run: loading it is the longest
   // part of a run's start, and its worker loads the suites while the target starts and the
   // preflight and the key pool are under way; its checks wait for the run's context
@@ -60,10 +61,10 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   // keys, vitest knows no secret to print.
   const collector = input.parts.collector();
   const suitesOutput = relayOutput(input.io);
-  const suites = settings.dryRun
+  const suites = settings.plan.dryRun
     ? null
     : startSuites({
-        selection: { only: settings.only, skip: settings.skip },
+        selection: { only: settings.plan.only, skip: settings.plan.skip },
         collector,
         reporters: input.parts,
         io: suitesOutput,
@@ -75,7 +76,7 @@ export async function openStage(input: RunSettings): Promise<Opened> {
         },
       });
   stops.reached({ suites });
-  const target = await openTarget(settings, loaded, input.parts.startEmbeddedTarget);
+  const target = await openTarget(settings.target, loaded, input.parts.startEmbeddedTarget);
   stops.reached({ target });
   const { baseUrl, keys } = target;
   const profile = target.loaded.profile;
@@ -87,7 +88,7 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   const keyPrefix = profile.keyPrefix ?? inferKeyPrefix([keys.main, keys.other]);
   const broker = new Broker({
     keyPrefix,
-    ledgerFile: settings.ledgerFile,
+    ledgerFile: settings.teardown.ledgerFile,
     // The configured key deletes the run's keys: its pacing keeps the teardown's requests back.
     teardownBucket: bucketOfCredential('main', keys),
     pacer: {
@@ -114,7 +115,7 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   stops.reached({ heartbeat, io });
   broker.addConfiguredSecret(keys.main);
   broker.addConfiguredSecret(keys.other);
-  for (const [, value] of settings.extraHeaders) broker.addConfiguredSecret(value);
+  for (const [, value] of settings.requests.extraHeaders) broker.addConfiguredSecret(value);
   for (const form of input.signingKey?.secretForms ?? []) broker.redactor.add(form);
   suitesOutput.to(io);
   const served = await serveBroker(broker);
@@ -122,10 +123,10 @@ export async function openStage(input: RunSettings): Promise<Opened> {
   const teardown = new Teardown({
     target,
     broker,
-    extraHeaders: settings.extraHeaders,
-    timeoutMs: settings.timeoutMs,
-    boundMs: settings.teardownTimeoutMs,
-    leaveKeys: settings.leaveKeys,
+    extraHeaders: settings.requests.extraHeaders,
+    timeoutMs: settings.requests.timeoutMs,
+    boundMs: settings.teardown.teardownTimeoutMs,
+    leaveKeys: settings.teardown.leaveKeys,
     io,
   });
   stops.reached({ teardown });

@@ -1,6 +1,7 @@
 import type { ClauseContext } from '../../verdict/verdict.js';
 import type { Selection } from '../../clauses/selection.js';
 import type { Settings } from '../../config/settings.js';
+import type { RunSlices } from '../slices.js';
 import type { Exchange } from '../../http/exchange.js';
 import type { Profile } from '../../profile/profile.js';
 import { propertyBudget } from '../../check/property-budget.js';
@@ -84,8 +85,8 @@ export interface Planned extends Preflighted {
 }
 
 /** The plan stage: `planRun` over the preflight's exchanges, with the settings every later stage reads. */
-export function planStage(input: Preflighted): Planned {
-  const { settings, target, broker, teardown } = input;
+export function planStage(input: Preflighted, settings: RunSlices['plan']): Planned {
+  const { target, broker, teardown } = input;
   const profile = target.loaded.profile;
   const hasOtherAccountKey = target.keys.other !== null;
   const made = planRun(settings, profile, hasOtherAccountKey, broker.log());

@@ -2,6 +2,7 @@ import { currentClock, SIMULATED_CLOCK_VARIABLE, SIMULATED_TIME_HEADER } from '.
 import { ConformanceError } from '../../errors.js';
 import { HttpClient } from '../../http/client.js';
 import { preflight, type Preflight } from '../../target/preflight.js';
+import type { RunSlices } from '../slices.js';
 import type { Opened } from './open.js';
 
 /** The target's first answers: it answers, the keys authenticate, which collections hold data. */
@@ -12,8 +13,8 @@ export interface Preflighted extends Opened {
 }
 
 /** The preflight stage (`target/preflight.ts`): the target's first answers, its notes said. */
-export async function preflightStage(input: Opened): Promise<Preflighted> {
-  const { target, broker, settings, io, stops } = input;
+export async function preflightStage(input: Opened, settings: RunSlices['requests']): Promise<Preflighted> {
+  const { target, broker, io, stops } = input;
   const { baseUrl, keys } = target;
   const profile = target.loaded.profile;
   // Whether the target reads the run's time from its requests: only it may be checked on the simulated clock.

@@ -3,12 +3,11 @@ import { bucketOf } from '../../http/request.js';
 import { baselineExitCode } from '../../report/baseline.js';
 import { publishRun } from '../../report/publish.js';
 import { verdictLines } from '../../report/terminal.js';
-import { runModeOf } from '../../config/run-mode.js';
 import { certificationVerdict } from '../../verdict/certification.js';
 import { clauseResults, verdictOf } from '../../verdict/verdict.js';
 import { liveKeysLine } from '../live-keys.js';
-import { publicSettings } from '../public-settings.js';
 import { scheduleRecord } from '../schedule-record.js';
+import type { ReportSlice } from '../slices.js';
 import type { TornDown } from './teardown.js';
 
 /**
@@ -17,8 +16,8 @@ import type { TornDown } from './teardown.js';
  * found in the console or a report makes the run inconclusive (exit 2); with a baseline, only a
  * regression fails the gate.
  */
-export function publishStage(input: TornDown): number {
-  const { settings, plan, target, broker, collector, io } = input;
+export function publishStage(input: TornDown, report: ReportSlice): number {
+  const { plan, target, broker, collector, io } = input;
   const results = clauseResults(collector.records, plan.clauses);
   input.stops.provisional.close();
   input.harEntries.stop();
@@ -29,9 +28,9 @@ export function publishStage(input: TornDown): number {
       embedded: input.embedded,
       ...(target.note ? { targetNote: target.note } : {}),
       profile: target.loaded,
-      mode: runModeOf(settings),
-      argv: settings.argv,
-      settings: publicSettings(settings),
+      mode: report.mode,
+      argv: report.argv,
+      settings: report.shown,
       seed: plan.seed,
       startedAt: input.startedAt,
       endedAt: new Date(),
@@ -52,7 +51,7 @@ export function publishStage(input: TornDown): number {
     },
     redactor: broker.redactor,
     baseline: input.baseline,
-    dir: settings.reportDir,
+    dir: report.reportDir,
     signingKey: input.signingKey,
     harEntries: input.harEntries,
   });
@@ -63,6 +62,6 @@ export function publishStage(input: TornDown): number {
     return 2;
   }
   for (const line of verdictLines(document, published.files)) io.out(line);
-  if (input.left.length > 0) io.out(liveKeysLine(input.left, settings, input.teardown.foundKeyPath));
+  if (input.left.length > 0) io.out(liveKeysLine(input.left, report, input.teardown.foundKeyPath));
   return document.baseline ? baselineExitCode(verdict.exitCode, document.baseline, plan.requireComplete) : verdict.exitCode;
 }

@@ -6,11 +6,11 @@ import type { Output } from '../../output.js';
 import { readReportFile } from '../../report/baseline.js';
 import type { ConformanceDocument } from '../../report/document.js';
 import type { RunParts } from '../parts.js';
+import type { RunSlices } from '../slices.js';
 import { RunStops } from '../stops.js';
 
 /** A run as it starts: what it was given, when it started, its seed, and its stop paths. */
 export interface RunStart {
-  readonly settings: Settings;
   readonly io: Output;
   readonly parts: RunParts;
   readonly startedAt: Date;
@@ -26,10 +26,10 @@ export interface RunSettings extends RunStart {
 }
 
 /** Starts a run: its clock, its seed, and the handlers of what may stop it (`RunStops`). */
-export function startRun(settings: Settings, io: Output, parts: RunParts): RunStart {
+export function startRun(given: Pick<Settings, 'seed'>, stopping: RunSlices['stops'], io: Output, parts: RunParts): RunStart {
   const startedAt = new Date();
-  const seed = settings.seed ?? randomInt(2 ** 31 - 1);
-  return { settings, io, parts, startedAt, seed, stops: new RunStops({ settings, startedAt, seed }, io) };
+  const seed = given.seed ?? randomInt(2 ** 31 - 1);
+  return { io, parts, startedAt, seed, stops: new RunStops({ ...stopping, startedAt, seed }, io) };
 }
 
 /**
@@ -37,8 +37,8 @@ export function startRun(settings: Settings, io: Output, parts: RunParts): RunSt
  * baseline is a setting error (exit 2), not a late surprise; so is a signing key that cannot sign:
  * the run would end with reports nobody can trust.
  */
-export function settingsStage(input: RunStart): RunSettings {
-  const { settings, stops } = input;
+export function settingsStage(input: RunStart, settings: Pick<Settings, 'baselineFile' | 'signKey'>): RunSettings {
+  const { stops } = input;
   const baseline = settings.baselineFile ? { report: readReportFile(settings.baselineFile, 'baseline'), name: basename(settings.baselineFile) } : null;
   const signingKey = settings.signKey ? loadSigningKey(settings.signKey) : null;
   stops.reached({ signingKey });
