@@ -31,7 +31,8 @@ export async function run(settings: Settings, io: Output, parts: RunParts): Prom
   const start = startRun(slices.start, slices.stops, io, parts);
   const { stops } = start;
   try {
-    const opened = await openStage(settingsStage(start, slices.start), slices);
+    const { target, requests, plan, teardown } = slices;
+    const opened = await openStage(settingsStage(start, slices.start), { target, requests, plan, teardown });
     const planned = planStage(await preflightStage(opened, slices.requests), slices.plan);
     if (slices.plan.dryRun) return dryRunStage(planned);
     const executed = await executionStage(await keysStage(planned), { ...slices.requests, reportDir: slices.report.reportDir });

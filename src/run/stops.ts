@@ -83,11 +83,10 @@ export class RunStops {
       suites: null,
       harEntries: null,
     };
-    const settings = run;
     this.interrupt = onInterrupt(io, {
       onFirst: (signal) => {
         this.#io.err(
-          `${signal}: stopping the checks, then deleting the keys this run created (at most ${settings.teardownTimeoutMs / 1000} s; ${signal} again exits at once)`,
+          `${signal}: stopping the checks, then deleting the keys this run created (at most ${run.teardownTimeoutMs / 1000} s; ${signal} again exits at once)`,
         );
         this.#trail.broker?.pacer.stop(`the run was interrupted by ${signal}`);
         void this.#trail.running?.cancelCurrentRun('keyboard-input');
@@ -95,7 +94,7 @@ export class RunStops {
       onSecond: () => this.#io.err(this.#liveKeys(this.#trail.broker?.ledger.outstanding('api_key') ?? [])),
     });
     this.provisional = provisionalReport(() => {
-      if (!settings.dryRun) this.#report('unfinished', 'the run did not finish', stoppedResults([], this.#trail.clauses, 'the run did not finish'));
+      if (!run.dryRun) this.#report('unfinished', 'the run did not finish', stoppedResults([], this.#trail.clauses, 'the run did not finish'));
     });
   }
 
@@ -123,15 +122,15 @@ export class RunStops {
   /** A signal or a dead target ended the checks: the keys deleted within the teardown's bound, then a report that says so. */
   async stopped(stop: EarlyStop): Promise<number> {
     const io = this.#io;
-    const settings = this.run;
+    const { teardownTimeoutMs } = this.run;
     // The signal as now known: the launcher's exit, heard first, may have come with a signal since.
     const signal = 'signal' in stop ? (this.interrupt.signal ?? stop.signal) : null;
     const why = 'signal' in stop ? `the run was interrupted by ${signal}` : stop.targetGone;
-    if (!signal) io.err(`${why}: stopping the checks, then deleting the keys this run created (at most ${settings.teardownTimeoutMs / 1000} s)`);
+    if (!signal) io.err(`${why}: stopping the checks, then deleting the keys this run created (at most ${teardownTimeoutMs / 1000} s)`);
     const teardownStart = Date.now();
     // null: the teardown itself failed (the target went away); the keys then stay in the ledger.
     const torn = await this.#trail.teardown?.bounded().catch(() => null);
-    if (signal) io.err(`teardown: ${Date.now() - teardownStart} ms (bound ${settings.teardownTimeoutMs / 1000} s)`);
+    if (signal) io.err(`teardown: ${Date.now() - teardownStart} ms (bound ${teardownTimeoutMs / 1000} s)`);
     const outstanding = this.#trail.broker?.ledger.outstanding('api_key') ?? [];
     const { collector, clauses } = this.#trail;
     const results = stoppedResults(collector?.records ?? [], clauses, why, collector?.planned ?? null);
@@ -151,11 +150,11 @@ export class RunStops {
    */
   async failed(error: unknown): Promise<number> {
     if (this.interrupt.signal) return await this.stopped({ signal: this.interrupt.signal });
-    const settings = this.run;
+    const { dryRun } = this.run;
     const teardown = () => this.#trail.teardown?.bounded().catch(() => undefined);
     if (error instanceof ConformanceError) {
       this.#io.err(error.toLine());
-      if (!settings.dryRun) {
+      if (!dryRun) {
         const kind = PREFLIGHT_CODES.has(error.code) ? 'preflight' : 'settings';
         const why = kind === 'preflight' ? 'the preflight stopped the run' : 'a setting is wrong';
         await teardown();
@@ -164,7 +163,7 @@ export class RunStops {
       }
       return 2;
     }
-    if (!settings.dryRun) {
+    if (!dryRun) {
       await teardown();
       this.#report(
         'suite-fault',
