@@ -17,5 +17,8 @@ test("a run's settings are read where run() slices them, in a handful of places,
   expect(places, out).toBeLessThan(10);
   expect(stays, out).toBeLessThan(10);
   expect(lines[0]).toMatch(/^src\/run\/slices\.ts:/);
-  expect(lines.filter((line) => line.startsWith('src/run/stages/')), out).toEqual([]);
+  expect(
+    lines.filter((line) => line.startsWith('src/run/stages/')),
+    out,
+  ).toEqual([]);
 });
