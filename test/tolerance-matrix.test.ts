@@ -36,8 +36,8 @@ function sharedRuns(names: readonly VariantName[], options: { documentOnly?: boo
     return run;
   };
   // The first variant of every group, then the second of every group, and so on: the tests that
-  // start together start different runs, rather than wait on one. Groups about rate limits (waits
-  // on the real ceiling) come first, so that the matrix does not end on a tail of them.
+  // start together start different runs, rather than wait on one. Groups about rate limits (their runs
+  // exhaust budgets, the costliest) come first, so that the matrix does not end on a tail of them.
   const byCost = [...groups].sort((a, b) => Number(variantNamed(b[0]!).rateLimits === true) - Number(variantNamed(a[0]!).rateLimits === true));
   const order = Array.from({ length: Math.max(...groups.map((g) => g.length)) }, (_, i) => byCost.flatMap((group) => group[i] ?? [])).flat();
   return { order, groupOf, runOf };

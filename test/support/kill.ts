@@ -29,7 +29,7 @@ function clausesOf(mutant: Mutant): ClauseId[] {
   return [...(Object.keys(mutant.breaks) as ClauseId[]), ...(mutant.collateral ?? [])];
 }
 
-/** A mutant of the rate-limit clauses runs under the real ceiling, with the checks that exhaust a budget. */
+/** A mutant of the rate-limit clauses runs with the checks that exhaust a budget. */
 export function touchesRate(mutant: Mutant): boolean {
   return clausesOf(mutant).some((id) => familyOf(id) === 'RATE');
 }
