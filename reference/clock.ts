@@ -12,9 +12,9 @@ export type ReferenceClock = 'real' | 'stamped';
 /**
  * The reference on the run's simulated clock: the machine's clock plus the largest lead a request
  * has told, so that it never goes back. A run's wait for a rate window moves the run's clock at
- * once; the next request carries the new time, and the window has passed here too. Its `Date`
- * headers are written from it (Node writes the machine's where the server wrote none), and every
- * answer says the time it read, by which the run knows its target is on its clock.
+ * once; the next request carries the new time, and the window has passed here too. Every answer
+ * says the time it read, by which the run knows its target is on its clock (its `Date` is written
+ * from the server's clock, `server.ts`).
  */
 export function useStampedClock(app: FastifyInstance): () => number {
   let leadMs = 0;
@@ -24,9 +24,7 @@ export function useStampedClock(app: FastifyInstance): () => number {
     if (Number.isFinite(told)) leadMs = Math.max(leadMs, told - Date.now());
   });
   app.addHook('onSend', async (_req, reply, payload) => {
-    const at = now();
-    reply.header('date', new Date(at).toUTCString());
-    reply.header(SIMULATED_TIME_HEADER, String(Math.round(at)));
+    reply.header(SIMULATED_TIME_HEADER, String(Math.round(now())));
     return payload;
   });
   return now;

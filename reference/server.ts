@@ -103,6 +103,12 @@ export function buildReference(options: ReferenceOptions = {}): { reference: Ref
   const main = store.addAccount('acct_main', seedAccount(seed, 'a', options.records ?? REFERENCE_RECORDS));
   const other = store.addAccount('acct_other', seedAccount(seed + 1, 'b', 40));
   const keys = { main: store.createKey(main, 'owner key').secret, other: store.createKey(other, 'other account key').secret };
+  // `Date` from the server's clock, whichever it is (the machine's, the run's, a variant's skewed
+  // one): Node writes the machine's where the server wrote none.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('date', new Date(state.now()).toUTCString());
+    return payload;
+  });
   const known: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+')}$`);

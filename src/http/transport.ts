@@ -73,7 +73,6 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
   return async (request) => {
     const exchange = exchangeOf(request);
     const started = performance.now();
-    const answered = currentClock().requestBegun();
     const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = request.maxBytes ?? UNCAPPED;
     let bytes = 0;
@@ -101,7 +100,6 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       const headers = flattenHeaders(res.headers);
       const raw = bodyBytes(chunks, bytes, headers['content-encoding'], maxBytes);
       exchange.durationMs = Math.round(performance.now() - started);
-      answered();
       const lean = request.spec.listSkeleton;
       // A walk's page is not decoded whole unless someone reads `text`: the scan reads the bytes.
       let text = lean ? null : raw.toString('utf8');
@@ -130,7 +128,6 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       exchange.durationMs = Math.round(performance.now() - started);
       const [kind, message] = classify(error, timeoutMs, bytes, headersArrived);
       exchange.failure = { kind, message };
-      answered();
       throw new TransportFailure(kind, `${describeRequest(exchange)}: ${message}`, exchange, { responseStarted: headersArrived });
     }
   };

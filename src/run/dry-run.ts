@@ -2,7 +2,7 @@ import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { notRunCause } from '../clauses/applicability.js';
 import { CLAUSE_IDS, FAMILIES, familyOf } from '../clauses/catalogue.js';
 import type { Profile } from '../profile/profile.js';
-import { estimate, loadEstimates, strengthOf, submissionPlan, type RequestEstimates, type Strength } from './estimates.js';
+import { estimate, loadEstimates, strengthOf, submissionPlan, type Estimate, type RequestEstimates, type Strength } from './estimates.js';
 import type { Selection } from '../clauses/selection.js';
 import { writePlan, writePlanLines } from './write-plan.js';
 import { schedule, type Schedule } from './schedule.js';
@@ -35,15 +35,13 @@ export interface DryRunInput {
  */
 function pairsLine(estimates: RequestEstimates, input: DryRunInput, strength: Strength): string[] {
   const pairs = { ...estimates, checks: estimates.checks.filter((c) => c.suite === 'pairs') };
-  const sent = (at: Strength) => {
-    const { main, other, created, anonymous } = estimate(pairs, input, 1, at).requests;
-    return main + other + created + anonymous;
-  };
-  if (estimate(pairs, input, 1, strength).checks === 0) return [];
-  const array = sent({ ...strength, explore: 0 });
+  const sent = ({ requests }: Estimate) => requests.main + requests.other + requests.created + requests.anonymous;
+  const whole = estimate(pairs, input, 1, strength);
+  if (whole.checks === 0) return [];
+  const array = sent(estimate(pairs, input, 1, { ...strength, explore: 0 }));
   return [
     `pairs: every pair of what the run varies (operation, credential, header, owners, rows) in about ${array} requests, ` +
-      `a covering array of strength 2 drawn from the seed, and about ${sent(strength) - array} for rows drawn beyond it (--explore ${strength.explore})`,
+      `a covering array of strength 2 drawn from the seed, and about ${sent(whole) - array} for rows drawn beyond it (--explore ${strength.explore})`,
   ];
 }
 

@@ -42,9 +42,9 @@ function reachOf(variant: Variant): string[] {
  * allow: different open points (two answers to one question cannot both be served), no clause
  * within both one's and the other's reach (so that every flag belongs to at most one of them, and
  * no declared warning covers another's), and profiles that change different facts. A variant about
- * rate limits runs alone, with the checks that exhaust a budget. Each group is one run instead of one a variant, some
- * five CPU-seconds each; a group's failure names its variants, and `scripts/try-variant.ts` runs
- * one alone.
+ * rate limits runs alone, with the checks that exhaust a budget. Each group is one run instead of
+ * one a variant, some five CPU-seconds each; a group's failure names its variants, and
+ * `scripts/try-variant.ts` runs one alone.
  */
 export function sharedServers<Name extends string>(names: readonly Name[], variants: Readonly<Record<Name, Variant>>, reference: Profile): Name[][] {
   const groups: Name[][] = [];
