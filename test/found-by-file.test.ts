@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { ALTERNATE_PROFILE_SAMPLE, KNOWN_SURVIVORS, MUTANTS, mutantNamed } from '../mutants/index.js';
+import type { Mutant } from '../mutants/mutant.js';
 import { isClauseId } from '../src/clauses/catalogue.js';
 import { ROOT } from './support/cli.js';
 import { DOCUMENT_ONLY_SAMPLE, VARIANTS, variantNamed } from '../variants/index.js';
@@ -13,6 +14,17 @@ test('every file of mutants/ but the index, the definition and the shared hooks 
     .map((f) => f.slice(0, -'.ts'.length));
   expect(Object.keys(MUTANTS)).toEqual(files.sort());
   for (const mutant of Object.values(MUTANTS)) expect(Object.keys(mutant.breaks).every(isClauseId)).toBe(true);
+});
+
+test('every fault of a blind batch (mutants/batches/N/, run by scripts/try-batch.ts, not by the kill matrix) is a mutant on catalogue clauses', async () => {
+  const batches = `${ROOT}mutants/batches`;
+  for (const batch of readdirSync(batches)) {
+    for (const file of readdirSync(`${batches}/${batch}`).filter((f) => f.endsWith('.ts'))) {
+      const mutant = ((await import(`${batches}/${batch}/${file}`)) as { default?: Mutant }).default;
+      expect(typeof mutant?.modify, `${batch}/${file}`).toBe('function');
+      expect(Object.keys(mutant!.breaks).every(isClauseId), `${batch}/${file}`).toBe(true);
+    }
+  }
 });
 
 test('the lists that name mutants name only mutants that have a file', () => {
