@@ -25,8 +25,12 @@ export type HostileBehaviour =
   | 'redirects-elsewhere';
 
 export interface HostileOptions {
-  /** Several take turns, one request each, so that one run meets them all. */
-  readonly behaviour: HostileBehaviour | readonly HostileBehaviour[];
+  /**
+   * One behaviour for every request, or several shared by the requests' collections
+   * (`byCollection`), so that one run meets them all: the same requests meet the same behaviour in
+   * every run, whatever order concurrent requests arrive in.
+   */
+  readonly behaviour: HostileBehaviour | ((method: string, path: string) => HostileBehaviour);
   /** Which requests reach the reference unharmed. @default {@link afterPreflightSparingKeys} */
   readonly spare?: (req: IncomingMessage, path: string) => boolean;
   /** Where `redirects-elsewhere` points (another origin). */
@@ -127,21 +131,35 @@ const BEHAVIOURS: Record<HostileBehaviour, (req: IncomingMessage, res: ServerRes
   },
 };
 
+/**
+ * Behaviours shared by collections: a request meets the behaviour of its method and the collection
+ * its path names (`PATCH workspaces`, for `/api/v1/workspaces...`), else of the collection alone
+ * (`workspaces`), and any other request `otherwise`'s.
+ */
+export function byCollection(
+  behaviours: Readonly<Record<string, HostileBehaviour>>,
+  otherwise: HostileBehaviour,
+): (method: string, path: string) => HostileBehaviour {
+  return (method, path) => {
+    const collection = path.split('/').filter(Boolean)[2] ?? '';
+    return behaviours[`${method} ${collection}`] ?? behaviours[collection] ?? otherwise;
+  };
+}
+
 export async function startHostile(options: HostileOptions): Promise<HostileTarget> {
   let state: ReferenceState | null = null;
   const reference = await startReference({ windowSeconds: 1, modify: (app) => void (state = app.state) });
   const upstream = new URL(reference.url);
   const spare = options.spare ?? afterPreflightSparingKeys(state!);
   const requests: HostileTarget['requests'] = [];
-  const turns = [options.behaviour].flat();
-  let hostile = 0;
+  const behaviourOf = typeof options.behaviour === 'function' ? options.behaviour : () => options.behaviour as HostileBehaviour;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (spare(req, path)) {
       requests.push({ method: req.method ?? '?', path, behaviour: null, remotePort: req.socket.remotePort! });
       return forward(req, res, upstream);
     }
-    const behaviour = turns[hostile++ % turns.length]!;
+    const behaviour = behaviourOf(req.method ?? '?', path);
     requests.push({ method: req.method ?? '?', path, behaviour, remotePort: req.socket.remotePort! });
     req.resume();
     BEHAVIOURS[behaviour](req, res, options);
