@@ -1,10 +1,11 @@
 // The sources are TypeScript. Run through tsx, every module the CLI loads, its dependencies
 // included, passes tsx's loader thread: some three seconds of CPU a run, a fifth of a run against
 // a local server. So the main process runs them compiled to plain JavaScript in `dist/js/` (esbuild,
-// a tenth of a second), with the schemas' validators compiled ahead of time beside them. One build,
-// made by `npm ci` and `npm pack` (the `prepare` script runs this file) and made again by the entry
-// points whenever the sources differ from those it was made from, so that an edit needs no build
-// step. Where it cannot be made (a read-only install of changed sources), the sources run through tsx.
+// a tenth of a second), the CLI's modules and vitest worker's each bundled into one, with the
+// schemas' validators compiled ahead of time beside them. One build, made by `npm ci` and `npm
+// pack` (the `prepare` script runs this file) and made again by the entry points whenever the
+// sources differ from those it was made from, so that an edit needs no build step. Where it cannot
+// be made (a read-only install of changed sources), the sources run through tsx.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -21,6 +22,14 @@ const FOLDERS = ['bin', 'src', 'reporters', 'reference'];
  * the entry; the suites are among the sources the stamp covers.
  */
 const WORKER = { entry: 'src/check/lanes.ts', file: 'lanes.bundle.js', folders: ['suites'] };
+/**
+ * The CLI's entry, bundled with every module of ours it loads into one module (the packages left
+ * to Node, and the modules `APART` names): some 150 modules resolved and linked one by one cost a
+ * run as much as its checks of a small selection.
+ */
+const MAIN = { entry: 'bin/cli.ts', file: 'bin/cli.js' };
+/** Folders whose modules stay modules of their own: the embedded reference runs on a thread of its own, from its files. */
+const APART = ['reference'];
 /** Where the build goes, under the package. */
 const OUT = join('dist', 'js');
 /** The build's last file: the stamp of the sources it was made from. */
@@ -92,8 +101,27 @@ export async function build(root = ROOT) {
         write: false,
       })
     : { outputFiles: [] };
+  const main = existsSync(join(root, MAIN.entry))
+    ? await esbuild({
+        entryPoints: [join(root, MAIN.entry)],
+        outfile: join(out, MAIN.file),
+        bundle: true,
+        packages: 'external',
+        plugins: [keepApart(root)],
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        logLevel: 'silent',
+        write: false,
+      })
+    : { outputFiles: [] };
   const written = new Set([STAMP, VALIDATORS.file]);
-  for (const { path, contents } of [...result.outputFiles, ...bundled.outputFiles]) {
+  const mainFile = join(out, MAIN.file);
+  for (const { path, contents } of [
+    ...result.outputFiles.filter((file) => !main.outputFiles.length || file.path !== mainFile),
+    ...bundled.outputFiles,
+    ...main.outputFiles,
+  ]) {
     written.add(relative(out, path));
     writeIfChanged(path, contents);
   }
@@ -105,6 +133,22 @@ export async function build(root = ROOT) {
   writeIfChanged(join(out, STAMP), stamp);
 }
 
+/** An esbuild plugin: an import of a module under one of `APART`'s folders stays an import of its built file. */
+function keepApart(root) {
+  return {
+    name: 'keep-apart',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        const target = join(args.resolveDir, args.path);
+        const inside = relative(root, target).split(/[\\/]/)[0];
+        if (!APART.includes(inside)) return undefined;
+        const from = relative(join(root, OUT, dirname(MAIN.file)), join(root, OUT, relative(root, target)));
+        return { path: from.startsWith('.') ? from : `./${from}`, external: true };
+      });
+    },
+  };
+}
+
 function sources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -114,13 +158,14 @@ function sources(dir) {
 }
 
 /**
- * Names a build by what it was made from: the sources' paths and contents, and the schemas'. By
- * content, not modification time, so that the build `npm pack` ships is current where it is installed.
+ * Names a build by what it was made from: the sources' paths and contents, the schemas', and this
+ * file's own (a build made another way is made again). By content, not modification time, so that
+ * the build `npm pack` ships is current where it is installed.
  */
 function stampOf(files, root) {
   const schemas = join(root, 'schemas');
   const inputs = [...files, ...(existsSync(schemas) ? readdirSync(schemas).map((name) => join(schemas, name)) : [])];
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url)));
   for (const file of inputs.sort())
     hash
       .update(`${relative(root, file)}\0`)

@@ -94,6 +94,26 @@ test("vitest's worker gets the lanes and every suite as one module, made again w
   expect(loaded(pathToFileURL(bundle).href)).toBe('["two, changed"]');
 });
 
+test("the CLI's entry is one module with every module of ours it loads, but the embedded reference's, which runs on a thread from its files", async () => {
+  const root = fakePackage();
+  mkdirSync(join(root, 'bin'));
+  mkdirSync(join(root, 'reference'));
+  writeFileSync(
+    join(root, 'bin/cli.ts'),
+    "import { value } from '../src/main.js';\nexport const reference = () => import('../reference/thread.js');\nexport const answer = value;\n",
+  );
+  writeFileSync(join(root, 'reference/thread.ts'), 'export const where: string = import.meta.url;\n');
+  await build(root);
+  const cli = join(root, 'dist/js/bin/cli.js');
+  const imports = [...readFileSync(cli, 'utf8').matchAll(/(?:from |import\()['"](\.\.?\/[^'"]+)['"]/g)].map((m) => m[1]);
+  expect(imports).toEqual(['../reference/thread.js']);
+  const run = `const m = await import('${pathToFileURL(cli).href}'); console.log(JSON.stringify([m.answer, (await m.reference()).where]))`;
+  expect(JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', run], { encoding: 'utf8' }))).toEqual([
+    1,
+    pathToFileURL(join(root, 'dist/js/reference/thread.js')).href,
+  ]);
+});
+
 test('run through tsx, not built, a run loads its suites from their sources and judges them', async () => {
   const result = await runCli(['--only', 'GEN-1,KEY-8'], { CONFORMANCE_NO_COMPILE: '1' });
   expect(result.exitCode, result.stderr).toBe(0);

@@ -7,6 +7,7 @@
 // the broker knows the kind (`created`, `invalid`, ...), and the tap remembers, in memory only,
 // the values of each creation response and which of them a 2xx DELETE named, so that a later
 // request bearing one of those values is a revoked key's.
+import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 
@@ -70,19 +71,17 @@ function stringsOf(value, out = []) {
 }
 
 if (file && isMainThread) {
-  // The broker module the CLI itself runs: compiled, or through tsx (bin/compiled.mjs decides the same way).
-  const { importSource } = await import('../../bin/compiled.mjs');
-  const { Broker } = await importSource('src/broker/broker.ts');
+  // The broker publishes every exchange it records on a named channel (src/broker/broker.ts,
+  // RECORDED): whichever copy of its module the run loaded, compiled, bundled or through tsx.
   const rows = [];
   /** The string values of each 2xx creation response. */
   const created = [];
   /** Authorization values of keys deleted with a 2xx. */
   const revoked = new Set();
-  const record = Broker.prototype.record;
-  Broker.prototype.record = function (exchange, body) {
+  subscribe('conformance:exchange-recorded', ({ exchange, body, redact }) => {
     const { method, url, headers } = exchange.request;
     const status = exchange.response?.status ?? 0;
-    const path = this.redactor.redact(new URL(url).pathname);
+    const path = redact(new URL(url).pathname);
     const authorization = headers.authorization ?? null;
     let credential = CREDENTIALS[exchange.auth] ?? exchange.auth;
     if (authorization !== null && revoked.has(authorization) && ['created', 'candidate', 'invalid'].includes(exchange.auth)) credential = 'revoked key';
@@ -100,8 +99,7 @@ if (file && isMainThread) {
       const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
       for (const values of created) if (values.includes(last)) for (const value of values) revoked.add(`Bearer ${value}`);
     }
-    return record.call(this, exchange, body);
-  };
+  });
   // A process that recorded nothing (a child of the run, say) must not overwrite the run's file.
   process.on('exit', () => rows.length > 0 && writeFileSync(file, JSON.stringify(rows)));
 }

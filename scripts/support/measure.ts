@@ -39,7 +39,8 @@ export async function measure(args: readonly string[]): Promise<MeasuredRun> {
     });
     if (result.exitCode !== 0) throw new Error(`the reference run was not conformant: ${result.stderr || result.stdout}`);
     const exchanges = JSON.parse(readFileSync(tapFile, 'utf8')) as TappedExchange[];
-    if (exchanges.length === 0) throw new Error('the exchange tap recorded nothing: has Broker.record moved?');
+    if (exchanges.length === 0)
+      throw new Error('the exchange tap recorded nothing: does the broker still publish what it records (RECORDED, src/broker/broker.ts)?');
     return { report: readReport(result), exchanges };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

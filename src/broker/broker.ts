@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import { createdAt, failedCredential, fromApi, knownToFail, type Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
@@ -7,6 +8,21 @@ import { Ledger, type LedgerEntry } from './ledger.js';
 import { connectProbe } from './connect-probe.js';
 import { OutageWatch } from './outage.js';
 import { SUBMISSION_CREATION_PATH, SubmissionCap } from './submission-cap.js';
+
+/** What `RECORDED` publishes: an exchange as the broker records it, and the run's redactor to name its path with. */
+export interface RecordedExchange {
+  readonly exchange: Exchange;
+  readonly body: Uint8Array;
+  readonly redact: (text: string) => string;
+}
+
+/**
+ * Every exchange the broker records, published for a tool that watches a run from inside its
+ * process (`npm run coverage`'s exchange tap, scripts/support/exchange-tap.mjs): a named channel
+ * reaches its subscriber whichever copy of this module the run loaded (the CLI runs bundled), and
+ * costs nothing where nobody subscribed.
+ */
+export const RECORDED = channel('conformance:exchange-recorded');
 
 /**
  * The run's one shared state, living in the main process: the log of every exchange of every
@@ -93,6 +109,7 @@ export class Broker {
 
   /** Adds an exchange; `body` is the complete response body, scanned here for revealed secrets. */
   record(exchange: Exchange, body: Uint8Array): number {
+    if (RECORDED.hasSubscribers) RECORDED.publish({ exchange, body, redact: (text) => this.redactor.redact(text) } satisfies RecordedExchange);
     const seq = this.#log.length;
     exchange.seq = seq;
     if (!this.#bucketKinds.has(exchange.bucket)) this.#bucketKinds.set(exchange.bucket, exchange.auth);
