@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CATALOGUE_VERSION } from '../clauses/catalogue.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { sha256 } from './digest.js';
@@ -32,10 +32,10 @@ let cached: SuiteIdentity | null = null;
 /** The suite's identity, computed once a process (the digest reads every shipped file). */
 export function suiteIdentity(): SuiteIdentity {
   if (cached) return { ...cached, ...(cached.dirty ? { dirty: [...cached.dirty] } : {}) };
-  // One `git rev-parse` a process: both the commit and the dirty list depend on it.
-  const clone = isClone();
-  const commit = gitCommit(clone);
-  const dirty = clone ? dirtyFiles() : [];
+  // One `git status` a process: it names both the commit and the files that differ from it.
+  const clone = isClone() ? cloneState() : null;
+  const commit = clone?.commit ?? builtCommit();
+  const dirty = clone?.dirty ?? [];
   cached = { version: suiteVersion(), commit, catalogueVersion: CATALOGUE_VERSION, digest: suiteDigest(), ...(dirty.length > 0 ? { dirty } : {}) };
   return suiteIdentity();
 }
@@ -80,42 +80,49 @@ function git(...args: string[]): string {
     .trimEnd();
 }
 
-/** Whether the package folder is itself the top of a clone (not an installed package inside someone else's repository). */
+/**
+ * Whether the package folder is itself the top of a clone (a `.git` folder, or a worktree's
+ * `.git` file), not an installed package inside someone else's repository: no git process is
+ * started to ask, as a run starts with it.
+ */
 function isClone(): boolean {
-  try {
-    return resolve(git('rev-parse', '--show-toplevel')) === resolve(ROOT);
-  } catch {
-    return false;
-  }
-}
-
-/** Shipped files the working tree changed, added or removed against its commit. */
-function dirtyFiles(): string[] {
-  try {
-    const status = git('status', '--porcelain', '--untracked-files=all', '--', ...shippedEntries());
-    return status
-      .split('\n')
-      .filter((line) => line.length > 3)
-      .map((line) => line.slice(3).replace(/^.* -> /, ''))
-      .sort();
-  } catch {
-    return [];
-  }
+  return existsSync(join(ROOT, '.git'));
 }
 
 /**
- * The commit the suite runs from: git's, asked only when the package folder is itself the top of
- * a clone (an installed package inside someone else's repository must not report that
- * repository's commit), else build-info.json, which prepack writes into a packed copy.
+ * The clone's commit (null before its first), and the shipped files its working tree changed,
+ * added or removed against it; null where git cannot tell (not installed, not a repository).
  */
-function gitCommit(clone: boolean): string | null {
-  if (clone) {
-    try {
-      return git('rev-parse', 'HEAD');
-    } catch {
-      // A clone without a commit yet.
-    }
+function cloneState(): { commit: string | null; dirty: string[] } | null {
+  let status: string;
+  try {
+    status = git('status', '--porcelain=v2', '--branch', '--untracked-files=all', '--', ...shippedEntries());
+  } catch {
+    return null;
   }
+  let commit: string | null = null;
+  const dirty: string[] = [];
+  for (const line of status.split('\n')) {
+    const oid = /^# branch\.oid ([0-9a-f]{40})$/.exec(line);
+    if (oid) commit = oid[1]!;
+    else if (line.startsWith('#') || line.length === 0) continue;
+    else dirty.push(changedPath(line));
+  }
+  return { commit, dirty: dirty.sort() };
+}
+
+/**
+ * The path a porcelain v2 entry names: the last field of a change (`1 ... <path>`), of an
+ * unmerged file (`u ... <path>`) and of an untracked one (`? <path>`), and a rename's new path
+ * (`2 ... <path><TAB><old path>`).
+ */
+function changedPath(line: string): string {
+  const fields = { '1': 8, '2': 9, u: 10, '?': 1 }[line[0]!] ?? 1;
+  return line.split(' ').slice(fields).join(' ').split('\t')[0]!;
+}
+
+/** The commit a packed copy was made from: build-info.json, which prepack writes into it. */
+function builtCommit(): string | null {
   try {
     return (JSON.parse(readFileSync(`${ROOT}build-info.json`, 'utf8')) as { commit: string | null }).commit;
   } catch {
