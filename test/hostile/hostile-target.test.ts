@@ -117,7 +117,10 @@ describe('a hostile target met by a whole run', () => {
   for (const [behaviour, reason] of Object.entries(REASONS) as [HostileBehaviour, RegExp][]) {
     test(`${behaviour}: failed checks name it, the run ends within ${RUN_BOUND_MS / 1000} s, exits 1 and leaves no key`, () => {
       const { result, report, liveRunKeys, served, elsewhere } = outcomes.get(behaviour)!;
-      expect(served.get(behaviour) ?? 0).toBeGreaterThan(0);
+      expect(
+        served.get(behaviour) ?? 0,
+        `no request met ${behaviour}; the run's last output:\n${result.stdout.slice(-1500)}\n${result.stderr.slice(-1500)}`,
+      ).toBeGreaterThan(0);
       expect.soft(result.elapsedMs).toBeLessThan(RUN_BOUND_MS);
       expect(result.exitCode, result.stderr).toBe(1);
       expect(hasStackTrace(result.stdout + result.stderr)).toBe(false);
