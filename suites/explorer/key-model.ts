@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type CheckContext, type ClauseId, type HttpResponse, type KeyBound, type UsableKey, errorOf, PROBE_PATH } from '../../src/kit.js';
+import { type CheckContext, type ClauseId, type HttpResponse, type KeyBound, type UsableKey, collections, errorOf, PROBE_PATH } from '../../src/kit.js';
 
 // The API key lifecycle as a state machine, for fast-check's model-based testing: the model is a
 // plain record of facts (which keys the explorer made are live, which it deleted), each command
@@ -124,6 +124,31 @@ export class UseKey implements fc.AsyncCommand<KeyModel, KeyReal> {
   }
 }
 
+/**
+ * Reads every list the profile offers with one live key, one request after another: samples for
+ * RATE-8 on every route (a budget that does not count one of them). The lists' own walks share
+ * their key with the checks beside them, so how many of their requests are sequential, and judged,
+ * depends on the machine's pace; a key of the explorer's is nobody else's.
+ */
+export class ReadEveryList implements fc.AsyncCommand<KeyModel, KeyReal> {
+  constructor(readonly index: number) {}
+  check(model: Readonly<KeyModel>): boolean {
+    return model.live.length > 0;
+  }
+  async run(model: KeyModel, real: KeyReal): Promise<void> {
+    const target = pick(model.live, this.index);
+    const lists = Object.values(collections(real.t.profile)).flatMap((endpoint) => (endpoint.list === null ? [] : [endpoint.list]));
+    for (const path of lists) {
+      const res = await real.t.http.get(path, { query: { limit: 1 }, auth: real.t.keys.credential(target.key) });
+      real.trail.push(res);
+      if (res.status === 401) throw new Disagreement('KEY-1', `${target.label}, live (never deleted), answered 401 to a read of ${path}`, [res]);
+    }
+  }
+  toString(): string {
+    return `read every list with a live key (#${this.index}), one after another`;
+  }
+}
+
 /** Deletes a live key as `actor`; the model expects the very next request with it to be 401 (KEY-5). */
 export class DeleteKey implements fc.AsyncCommand<KeyModel, KeyReal> {
   constructor(
@@ -221,7 +246,8 @@ export const KEY_COMMANDS = [
  * Sequences every run explores before any drawn by chance, so that whether a class is visited
  * never depends on the seed: each actor deletes, a key is created right after the newest key was
  * deleted (by the default actor, and by itself), and one key's requests get every kind of answer
- * in turn (each a sample for RATE-8 whatever the status).
+ * in turn and read every list three times over (each a sample for RATE-8 whatever the status and
+ * whatever the route).
  */
 export const KEY_COVER: readonly (() => fc.AsyncCommand<KeyModel, KeyReal>[])[] = [
   () => [new CreateKey('the default actor'), new DeleteKey(0, 'the default actor'), new CreateKey('the default actor'), new UseKey(0, 'a read')],
@@ -238,6 +264,7 @@ export const KEY_COVER: readonly (() => fc.AsyncCommand<KeyModel, KeyReal>[])[] 
   () => [
     new CreateKey('the default actor'),
     ...[0, 1, 2].flatMap(() => USE_KINDS.map((use) => new UseKey(0, use))),
+    ...[0, 1, 2].map(() => new ReadEveryList(0)),
     new UseKey(0, 'a read'),
     new DeleteKey(0, 'the key itself'),
     new UseDeleted(0),
@@ -265,6 +292,7 @@ export const KEY_COMMANDS_CATALOGUE: readonly {
     unreached: { 'KEY-2': "the key's first use is KEY-2's own check: the explorer's allows the 10 s KEY-1 gives" },
   },
   { name: 'create a key right after the newest key was deleted (the cover, every run)', clauses: ['KEY-1'], unreached: {} },
+  { name: 'read every list in turn with a live key (the cover, every run)', clauses: ['KEY-1', 'RATE-8'], unreached: {} },
   {
     name: 'use a live key: a read, a page the API refuses (422), the key list',
     clauses: ['KEY-1', 'RATE-8', 'ERR-4'],
