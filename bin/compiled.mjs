@@ -78,50 +78,18 @@ export async function build(root = ROOT) {
   // would find no suite to run.
   if (readOr(join(out, STAMP)) === stamp && (!worker || existsSync(join(out, WORKER.file)))) return;
   const { build: esbuild } = await import('esbuild');
-  const result = await esbuild({
-    entryPoints: files,
-    outdir: out,
-    outbase: root,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'silent',
-    write: false,
-  });
-  const bundled = worker
-    ? await esbuild({
-        entryPoints: [join(root, WORKER.entry)],
-        outfile: join(out, WORKER.file),
-        bundle: true,
-        packages: 'external',
-        format: 'esm',
-        platform: 'node',
-        target: 'node20',
-        logLevel: 'silent',
-        write: false,
-      })
-    : { outputFiles: [] };
-  const main = existsSync(join(root, MAIN.entry))
-    ? await esbuild({
-        entryPoints: [join(root, MAIN.entry)],
-        outfile: join(out, MAIN.file),
-        bundle: true,
-        packages: 'external',
-        plugins: [keepApart(root)],
-        format: 'esm',
-        platform: 'node',
-        target: 'node20',
-        logLevel: 'silent',
-        write: false,
-      })
-    : { outputFiles: [] };
+  const options = { format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent', write: false };
+  /** One module of `entry` and every module of ours it loads (the packages left to Node), or none where the package lacks the entry. */
+  const bundle = (entry, file, plugins = []) =>
+    existsSync(join(root, entry))
+      ? esbuild({ ...options, entryPoints: [join(root, entry)], outfile: join(out, file), bundle: true, packages: 'external', plugins })
+      : { outputFiles: [] };
+  // The CLI's entry is its bundle's alone: built module by module too, it would be written twice.
+  const result = await esbuild({ ...options, entryPoints: files.filter((file) => file !== join(root, MAIN.entry)), outdir: out, outbase: root });
+  const bundled = await bundle(WORKER.entry, WORKER.file);
+  const mainBundle = await bundle(MAIN.entry, MAIN.file, [keepApart(root)]);
   const written = new Set([STAMP, VALIDATORS.file]);
-  const mainFile = join(out, MAIN.file);
-  for (const { path, contents } of [
-    ...result.outputFiles.filter((file) => !main.outputFiles.length || file.path !== mainFile),
-    ...bundled.outputFiles,
-    ...main.outputFiles,
-  ]) {
+  for (const { path, contents } of [...result.outputFiles, ...bundled.outputFiles, ...mainBundle.outputFiles]) {
     written.add(relative(out, path));
     writeIfChanged(path, contents);
   }
