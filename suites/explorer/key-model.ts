@@ -113,15 +113,19 @@ export class UseKey implements fc.AsyncCommand<KeyModel, KeyReal> {
     return model.live.length > 0;
   }
   async run(model: KeyModel, real: KeyReal): Promise<void> {
-    const target = pick(model.live, this.index);
     const { path, query } = USES[this.use];
-    const res = await real.t.http.get(path(real.t) ?? PROBE_PATH, { query, auth: real.t.keys.credential(target.key) });
-    real.trail.push(res);
-    if (res.status === 401) throw new Disagreement('KEY-1', `${target.label}, live (never deleted), answered 401 to ${this.use}`, [res]);
+    await readWithLive(real, pick(model.live, this.index), path(real.t) ?? PROBE_PATH, query, this.use);
   }
   toString(): string {
     return `use a live key (#${this.index}) for ${this.use}`;
   }
+}
+
+/** A read with a live key, kept in the trail: a 401 is a disagreement (KEY-1), whatever `what` the read was. */
+async function readWithLive(real: KeyReal, target: ModelKey, path: string, query: Readonly<Record<string, number>>, what: string): Promise<void> {
+  const res = await real.t.http.get(path, { query, auth: real.t.keys.credential(target.key) });
+  real.trail.push(res);
+  if (res.status === 401) throw new Disagreement('KEY-1', `${target.label}, live (never deleted), answered 401 to ${what}`, [res]);
 }
 
 /**
@@ -138,11 +142,7 @@ export class ReadEveryList implements fc.AsyncCommand<KeyModel, KeyReal> {
   async run(model: KeyModel, real: KeyReal): Promise<void> {
     const target = pick(model.live, this.index);
     const lists = Object.values(collections(real.t.profile)).flatMap((endpoint) => (endpoint.list === null ? [] : [endpoint.list]));
-    for (const path of lists) {
-      const res = await real.t.http.get(path, { query: { limit: 1 }, auth: real.t.keys.credential(target.key) });
-      real.trail.push(res);
-      if (res.status === 401) throw new Disagreement('KEY-1', `${target.label}, live (never deleted), answered 401 to a read of ${path}`, [res]);
-    }
+    for (const path of lists) await readWithLive(real, target, path, { limit: 1 }, `a read of ${path}`);
   }
   toString(): string {
     return `read every list with a live key (#${this.index}), one after another`;
