@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceDocument } from '../../src/report/document.js';
+import { runInHost } from './run-host.js';
 
 // The CLI run in a child process, and its report: what a script that only runs the CLI needs
 // (scripts/coverage.ts starts its measured run before it loads anything heavy), without the
@@ -25,11 +26,15 @@ export interface CliResult {
   readonly reportDir: string;
 }
 
-/** Runs the CLI in a child process, in a scratch directory, with only the given CONFORMANCE_* settings. */
-export function runCli(args: readonly string[], env: Record<string, string> = {}, options: { timeoutMs?: number } = {}): Promise<CliResult> {
+/**
+ * Runs the CLI in a child process, in a scratch directory, with only the given CONFORMANCE_* settings;
+ * `hosted`: in a run host (run-host.ts), for a test that judges what the run found, not its process.
+ */
+export function runCli(args: readonly string[], env: Record<string, string> = {}, options: { timeoutMs?: number; hosted?: boolean } = {}): Promise<CliResult> {
   const cwd = mkdtempSync(join(tmpdir(), 'conformance-'));
   const reportDir = join(cwd, 'reports');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
+  if (options.hosted) return runInHost(args, { ...clean, ...env }, cwd, reportDir, options.timeoutMs ?? 240_000);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, '--report-dir', reportDir, ...args], {
       cwd,
