@@ -44,11 +44,12 @@ process.stdout.write(
 );
 const env = { CONFORMANCE_BASE_URL: target.url, CONFORMANCE_API_KEY: target.keys.main, CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other };
 // The schedule `--dry-run` predicts for a run started now; the run itself starts right after it.
-const dry = await runCli(['--profile', profileFile, '--dry-run', ...process.argv.slice(2)], env);
+// As a user starts it: a process of its own.
+const dry = await runCli(['--profile', profileFile, '--dry-run', ...process.argv.slice(2)], env, { process: true });
 const predictedS = Number(/about (\d+) s by the schedule/.exec(dry.stdout)?.[1] ?? NaN);
 received.clear();
 const started = Date.now();
-const result = await runCli(['--profile', profileFile, ...process.argv.slice(2)], env, { timeoutMs: 4 * 60 * 60_000 });
+const result = await runCli(['--profile', profileFile, ...process.argv.slice(2)], env, { timeoutMs: 4 * 60 * 60_000, process: true });
 const wallMs = Date.now() - started;
 const keysLeft = liveSuiteKeys();
 await target.close();

@@ -22,13 +22,18 @@ async function skewedRun(faked: string) {
   try {
     const profileFile = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
     writeFileSync(profileFile, JSON.stringify(reference.profile));
-    return await runCli(['--profile', profileFile], {
-      CONFORMANCE_BASE_URL: reference.url,
-      CONFORMANCE_API_KEY: reference.keys.main,
-      CONFORMANCE_OTHER_ACCOUNT_API_KEY: reference.keys.other,
-      LD_PRELOAD: LIBFAKETIME,
-      FAKETIME: faked,
-    });
+    return await runCli(
+      ['--profile', profileFile],
+      {
+        CONFORMANCE_BASE_URL: reference.url,
+        CONFORMANCE_API_KEY: reference.keys.main,
+        CONFORMANCE_OTHER_ACCOUNT_API_KEY: reference.keys.other,
+        LD_PRELOAD: LIBFAKETIME,
+        FAKETIME: faked,
+      },
+      // libfaketime is preloaded into a process as it starts.
+      { process: true },
+    );
   } finally {
     await reference.close();
   }

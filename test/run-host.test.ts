@@ -13,24 +13,24 @@ const planOf = (stdout: string) => stdout.replace(/127\.0\.0\.1:\d+/g, '127.0.0.
 describe('a run in the run host', () => {
   it('prints the plan, and exits with the status, that a run in a process of its own does', async () => {
     const args = ['--dry-run', '--seed', '7', '--only', 'PAG'];
-    const [own, hosted] = await Promise.all([runCli(args), runCli(args, {}, { hosted: true })]);
+    const [own, hosted] = await Promise.all([runCli(args, {}, { process: true }), runCli(args)]);
     expect(hosted.exitCode).toBe(own.exitCode);
     expect(planOf(hosted.stdout)).toBe(planOf(own.stdout));
     expect(hosted.stderr).toBe(own.stderr);
   });
 
   it('keeps nothing of the run before: its settings, its status, its clock', async () => {
-    const told = await runCli(['--dry-run'], { CONFORMANCE_SEED: '11' }, { hosted: true });
+    const told = await runCli(['--dry-run'], { CONFORMANCE_SEED: '11' });
     expect(told.stdout).toContain('seed 11');
     // The same host (one run at a time in this file), without the setting: a seed of its own.
-    const untold = await runCli(['--dry-run'], {}, { hosted: true });
+    const untold = await runCli(['--dry-run']);
     expect(untold.exitCode).toBe(0);
     expect(untold.stdout).not.toContain('seed 11,');
     // A wrong setting's exit status 2 is that run's alone.
-    const wrong = await runCli(['--timeout', 'soon'], {}, { hosted: true });
+    const wrong = await runCli(['--timeout', 'soon']);
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toMatch(/^CONF_SETTING_INVALID/);
-    const after = await runCli(['--dry-run', '--only', 'ERR'], {}, { hosted: true });
+    const after = await runCli(['--dry-run', '--only', 'ERR']);
     expect(after.exitCode).toBe(0);
     expect(after.stderr).toBe('');
   });

@@ -33,10 +33,15 @@ export async function measure(args: readonly string[]): Promise<MeasuredRun> {
   const tapFile = join(scratch, 'exchanges.json');
   try {
     const tap = `--import=${pathToFileURL(TAP).href}`;
-    const result = await runCli(['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS), '--explore', String(ESTIMATE_EXPLORE), ...args], {
-      EXCHANGE_TAP_FILE: tapFile,
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, tap].filter(Boolean).join(' '),
-    });
+    const result = await runCli(
+      ['--seed', '1', '--property-runs', String(ESTIMATE_PROPERTY_RUNS), '--explore', String(ESTIMATE_EXPLORE), ...args],
+      {
+        EXCHANGE_TAP_FILE: tapFile,
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, tap].filter(Boolean).join(' '),
+      },
+      // The tap is preloaded into a process of the run's own.
+      { process: true },
+    );
     if (result.exitCode !== 0) throw new Error(`the reference run was not conformant: ${result.stderr || result.stdout}`);
     const exchanges = JSON.parse(readFileSync(tapFile, 'utf8')) as TappedExchange[];
     if (exchanges.length === 0)

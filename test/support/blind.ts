@@ -77,12 +77,11 @@ export async function runBlind(name: BlindName, profileOf: (own: Profile) => Pro
   try {
     const file = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
     writeFileSync(file, JSON.stringify(profileOf(blind.profile)));
-    return await runCli(
-      ['--profile', file, '--property-runs', '25'],
-      { CONFORMANCE_BASE_URL: blind.url, CONFORMANCE_API_KEY: blind.keys.main, CONFORMANCE_OTHER_ACCOUNT_API_KEY: blind.keys.other },
-      // What the run found is judged, not its process (run-host.ts).
-      { hosted: true },
-    );
+    return await runCli(['--profile', file, '--property-runs', '25'], {
+      CONFORMANCE_BASE_URL: blind.url,
+      CONFORMANCE_API_KEY: blind.keys.main,
+      CONFORMANCE_OTHER_ACCOUNT_API_KEY: blind.keys.other,
+    });
   } finally {
     await blind.close();
   }

@@ -66,18 +66,13 @@ export async function runAgainstReference(
   try {
     const profileFile = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
     writeFileSync(profileFile, JSON.stringify(cliProfile ? cliProfile(target.profile) : target.profile));
-    const result = await runCli(
-      ['--profile', profileFile, ...args],
-      {
-        CONFORMANCE_BASE_URL: target.url,
-        CONFORMANCE_API_KEY: target.keys.main,
-        CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other,
-        // A reference that reads the run's time from its requests is checked by a run on the simulated clock.
-        ...(simulated ? SIMULATED_RUN_ENV : {}),
-      },
-      // What the run found is what these tests judge, not its process (run-host.ts).
-      { hosted: true },
-    );
+    const result = await runCli(['--profile', profileFile, ...args], {
+      CONFORMANCE_BASE_URL: target.url,
+      CONFORMANCE_API_KEY: target.keys.main,
+      CONFORMANCE_OTHER_ACCOUNT_API_KEY: target.keys.other,
+      // A reference that reads the run's time from its requests is checked by a run on the simulated clock.
+      ...(simulated ? SIMULATED_RUN_ENV : {}),
+    });
     if (result.exitCode === 2) throw new Error(`the run was inconclusive: ${result.stderr || result.stdout}`);
     return { ...result, report: readReport(result), target };
   } finally {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { mutantNamed, type MutantName } from '../../mutants/index.js';
 import { startReference, type Modification, type RunningReference } from '../../reference/server.js';
 import { DIRECT_RUN, ROOT } from './cli.js';
+import { runInHost } from './run-host.js';
 
 export interface CommandResult {
   readonly exitCode: number;
@@ -13,8 +14,17 @@ export interface CommandResult {
   readonly cwd: string;
 }
 
-/** Runs `conformance ARGS` (any command) in a child process, in a scratch directory, with only the given settings. */
-export function runConformance(args: readonly string[], env: Record<string, string> = {}, cwd = scratch()): Promise<CommandResult> {
+/**
+ * Runs `conformance ARGS` (any command) in a scratch directory, with only the given settings: in a
+ * run host (run-host.ts) unless told `process: true`, for a test of what a process alone shows.
+ */
+export function runConformance(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  cwd = scratch(),
+  options: { process?: boolean } = {},
+): Promise<CommandResult> {
+  if (!options.process) return runInHost(args, childEnv(env), cwd, 240_000).then((result) => ({ ...result, cwd }));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin/conformance.mjs'), ...args], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

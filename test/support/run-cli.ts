@@ -27,14 +27,21 @@ export interface CliResult {
 }
 
 /**
- * Runs the CLI in a child process, in a scratch directory, with only the given CONFORMANCE_* settings;
- * `hosted`: in a run host (run-host.ts), for a test that judges what the run found, not its process.
+ * Runs the CLI in a scratch directory, with only the given CONFORMANCE_* settings: in a run host
+ * (run-host.ts), or told `process: true`, in a child process of its own, for what a process alone
+ * shows (the environment Node reads as it starts, a preload, the process's exit) and for a run
+ * measured as a user starts it (bench/, scripts/).
  */
-export function runCli(args: readonly string[], env: Record<string, string> = {}, options: { timeoutMs?: number; hosted?: boolean } = {}): Promise<CliResult> {
+export function runCli(args: readonly string[], env: Record<string, string> = {}, options: { timeoutMs?: number; process?: boolean } = {}): Promise<CliResult> {
   const cwd = mkdtempSync(join(tmpdir(), 'conformance-'));
   const reportDir = join(cwd, 'reports');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
-  if (options.hosted) return runInHost(args, { ...clean, ...env }, cwd, reportDir, options.timeoutMs ?? 240_000);
+  if (!options.process) {
+    return runInHost(['--report-dir', reportDir, ...args], { ...clean, ...env }, cwd, options.timeoutMs ?? 240_000).then((result) => ({
+      ...result,
+      reportDir,
+    }));
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, '--report-dir', reportDir, ...args], {
       cwd,

@@ -34,6 +34,8 @@ async function hostRun({ args, env, cwd }) {
   const resources = process.getActiveResourcesInfo().length;
   for (const name of Object.keys(process.env)) delete process.env[name];
   Object.assign(process.env, env, { NODE_COMPILE_CACHE: COMPILE_CACHE });
+  // As bin/conformance.mjs does: a run it starts (a fleet's deployments) has a launcher of its own.
+  delete process.env.CONFORMANCE_LAUNCHED;
   process.chdir(cwd);
   process.exitCode = undefined;
   const writes = { out: process.stdout.write, err: process.stderr.write };

@@ -1,6 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { CliResult } from './run-cli.js';
 
 // The CLI's runs for the tests that judge what a run found (the kill and tolerance matrices, the
 // blind implementations, runs against a reference): each run in a run host, a process that runs
@@ -20,6 +19,8 @@ const RUNS_PER_HOST = 20;
 
 interface Host {
   readonly child: ChildProcess;
+  /** What the host's process read of its environment as it started (`startedWith`): a run that needs other is run in another host. */
+  readonly start: string;
   readonly ready: Promise<void>;
   runs: number;
   /** The host's own standard error: why it died, when it does. */
@@ -29,8 +30,9 @@ interface Host {
 const idle: Host[] = [];
 
 function startHost(env: NodeJS.ProcessEnv): Host {
-  const child = fork(CHILD, [], { execArgv: [], env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-  const host: Host = { child, ready: Promise.resolve(), runs: 0, stderr: '' };
+  const own = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('CONFORMANCE_')));
+  const child = fork(CHILD, [], { execArgv: [], env: own, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const host: Host = { child, start: startedWith(env), ready: Promise.resolve(), runs: 0, stderr: '' };
   child.stderr!.on('data', (chunk: Buffer) => (host.stderr = (host.stderr + chunk.toString()).slice(-4000)));
   (host as { ready: Promise<void> }).ready = new Promise((resolve, reject) => {
     child.once('message', () => resolve());
@@ -53,13 +55,22 @@ function held(host: Host, holding: boolean): void {
   }
 }
 
+/** What a command run in a host did: its exit status and everything it wrote. */
+export interface HostedResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
 /**
- * `runCli`'s result for one run in a run host: its exit status, everything it wrote, and its
- * report folder. A run still going at `timeoutMs` has its host killed: exit status -1, and the
- * output it had written by then, as runCli gives it.
+ * `conformance ARGS` (any command) run in a run host, in `cwd` and the environment `env`. A command
+ * still going at `timeoutMs` has its host killed: exit status -1, and the output it had written
+ * by then, as a process killed at its deadline leaves it.
  */
-export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, reportDir: string, timeoutMs: number): Promise<CliResult> {
-  const host = idle.pop() ?? startHost(hostEnvironment(env));
+export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): Promise<HostedResult> {
+  const start = startedWith(env);
+  const waiting = idle.findIndex((host) => host.start === start);
+  const host = waiting >= 0 ? idle.splice(waiting, 1)[0]! : startHost(env);
   held(host, true);
   await host.ready;
   host.runs++;
@@ -87,14 +98,22 @@ export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv,
     };
     host.child.on('message', onMessage);
     host.child.once('exit', onExit);
-    host.child.send({ args: ['--report-dir', reportDir, ...args], env, cwd });
+    host.child.send({ args, env, cwd });
   });
   if (host.child.exitCode === null && host.child.signalCode === null && host.runs < RUNS_PER_HOST) park(host);
   else host.child.kill('SIGKILL');
-  return { exitCode, stdout, stderr, reportDir };
+  return { exitCode, stdout, stderr };
 }
 
-/** The host's own environment: the test process's, without the settings a run is given. */
-function hostEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('CONFORMANCE_')));
+/**
+ * The variables a process reads once, as it starts, and never again: Node's own (NODE_OPTIONS'
+ * preloads, NODE_EXTRA_CA_CERTS' CAs), the dynamic loader's (LD_PRELOAD) and what it preloads
+ * (libfaketime), OpenSSL's CA files. A run is hosted only by a process started with the same.
+ */
+function startedWith(env: NodeJS.ProcessEnv): string {
+  return JSON.stringify(
+    Object.entries(env)
+      .filter(([name]) => /^(NODE_|LD_|FAKETIME|SSL_CERT_|UV_)/.test(name))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
