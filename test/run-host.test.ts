@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/run-cli.js';
 
@@ -19,7 +20,7 @@ describe('a run in the run host', () => {
     expect(hosted.stderr).toBe(own.stderr);
   });
 
-  it('keeps nothing of the run before: its settings, its status, its clock', async () => {
+  it('keeps nothing of the run before: its settings, its exit status, its output', async () => {
     const told = await runCli(['--dry-run'], { CONFORMANCE_SEED: '11' });
     expect(told.stdout).toContain('seed 11');
     // The same host (one run at a time in this file), without the setting: a seed of its own.
@@ -33,5 +34,24 @@ describe('a run in the run host', () => {
     const after = await runCli(['--dry-run', '--only', 'ERR']);
     expect(after.exitCode).toBe(0);
     expect(after.stderr).toBe('');
+  });
+
+  it('a run past its deadline has its host killed, exit -1 as a killed process gives it, and the next run gets a host of its own', async () => {
+    // A target that takes connections and never answers: the run waits on its preflight.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    try {
+      const cut = await runCli(
+        ['--timeout', '30s'],
+        { CONFORMANCE_BASE_URL: `http://127.0.0.1:${port}`, CONFORMANCE_API_KEY: 'sk_silent_0000000000000000' },
+        { timeoutMs: 1500 },
+      );
+      expect(cut.exitCode).toBe(-1);
+      const next = await runCli(['--dry-run', '--only', 'ERR']);
+      expect(next.exitCode).toBe(0);
+    } finally {
+      silent.close();
+    }
   });
 });

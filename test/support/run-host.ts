@@ -100,8 +100,10 @@ export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv,
     host.child.once('exit', onExit);
     host.child.send({ args, env, cwd });
   });
-  if (host.child.exitCode === null && host.child.signalCode === null && host.runs < RUNS_PER_HOST) park(host);
-  else host.child.kill('SIGKILL');
+  const alive = !host.child.killed && host.child.exitCode === null && host.child.signalCode === null;
+  if (alive && host.runs < RUNS_PER_HOST) park(host);
+  // Its channel closed, a host exits (run-host-child.mjs).
+  else if (alive) host.child.disconnect();
   return { exitCode, stdout, stderr };
 }
 
