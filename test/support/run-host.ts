@@ -1,16 +1,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-// The CLI's runs for the tests that judge what a run found (the kill and tolerance matrices, the
-// blind implementations, runs against a reference): each run in a run host, a process that runs
-// one CLI run after another (run-host-child.mjs), instead of a process of its own. Some four
-// hundred runs a `npm test` each paid Node's start and the loading of the CLI and vitest, most of a
-// small run's CPU on two busy cores. The run itself is the product's `main`, with its own settings,
-// parts, vitest and worker thread: only the process around it is shared.
-//
-// What a process alone shows stays with runCli (run-cli.ts): signals, the launcher, exit on a
-// second signal, a process's pid in the ledger, the environment Node reads as it starts (proxies
-// and CA files for TLS), the output of a process that is killed.
+// The tests' CLI runs, each in a run host: a process that runs one CLI run after another
+// (run-host-child.mjs), instead of a process of its own. Some four hundred runs a `npm test` each
+// paid Node's start and the loading of the CLI and vitest, most of a small run's CPU on two busy
+// cores. The run itself is the product's `main`, with its own settings, parts, vitest and worker
+// thread: only the process around it is shared. What a process alone shows is run by runCli's
+// `process: true` (run-cli.ts), or started by its test (signals, the launcher: spawned.ts).
 
 const CHILD = fileURLToPath(new URL('./run-host-child.mjs', import.meta.url));
 
@@ -32,13 +28,13 @@ const idle: Host[] = [];
 function startHost(env: NodeJS.ProcessEnv): Host {
   const own = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('CONFORMANCE_')));
   const child = fork(CHILD, [], { execArgv: [], env: own, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-  const host: Host = { child, start: startedWith(env), ready: Promise.resolve(), runs: 0, stderr: '' };
+  const host = { child, start: startedWith(env), runs: 0, stderr: '' };
   child.stderr!.on('data', (chunk: Buffer) => (host.stderr = (host.stderr + chunk.toString()).slice(-4000)));
-  (host as { ready: Promise<void> }).ready = new Promise((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`the run host exited (${code}) before it was ready: ${host.stderr}`)));
   });
-  return host;
+  return Object.assign(host, { ready });
 }
 
 /** A host that holds nothing open: the test process may end while it waits. */
