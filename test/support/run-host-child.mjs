@@ -4,7 +4,7 @@
 // run's output comes back as it is written, then its exit status.
 //
 // What it saves is what every run pays before its first request: Node starting, the CLI's modules
-// and vitest's node API loading and compiling (some 0.6 CPU-seconds of a small run's 1.1). What
+// and vitest's node API loading and compiling (some 0.65 CPU-seconds of a small run's 1.45). What
 // each run still makes afresh is everything the run itself holds: its settings, parts and clock,
 // its vitest and the worker thread that loads the suites, its connections, its signal handlers.
 import nodeModule from 'node:module';
