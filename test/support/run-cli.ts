@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { ConformanceDocument } from '../../src/report/document.js';
 import { runInHost } from './run-host.js';
 
-// The CLI run in a child process, and its report: what a script that only runs the CLI needs
+// The CLI run (in a run host, or in a process of its own), and its report: what a script that only runs the CLI needs
 // (scripts/coverage.ts starts its measured run before it loads anything heavy), without the
 // reference server that cli.ts's other helpers start.
 
