@@ -29,12 +29,18 @@ function startHost(env: NodeJS.ProcessEnv): Host {
   const own = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('CONFORMANCE_')));
   const child = fork(CHILD, [], { execArgv: [], env: own, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   const host = { child, start: startedWith(env), runs: 0, stderr: '' };
+  // A message sent to a host that just died fails: its exit says so (runInHost).
+  child.on('error', () => undefined);
   child.stderr!.on('data', (chunk: Buffer) => (host.stderr = (host.stderr + chunk.toString()).slice(-4000)));
   const ready = new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`the run host exited (${code}) before it was ready: ${host.stderr}`)));
   });
   return Object.assign(host, { ready });
+}
+
+function alive(host: Host): boolean {
+  return !host.child.killed && host.child.exitCode === null && host.child.signalCode === null;
 }
 
 /** A host that holds nothing open: the test process may end while it waits. */
@@ -65,7 +71,8 @@ export interface HostedResult {
  */
 export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): Promise<HostedResult> {
   const start = startedWith(env);
-  const waiting = idle.findIndex((host) => host.start === start);
+  // A host that died while it waited (a rejection left unhandled by the run before) is passed over.
+  const waiting = idle.findIndex((host) => host.start === start && alive(host));
   const host = waiting >= 0 ? idle.splice(waiting, 1)[0]! : startHost(env);
   held(host, true);
   await host.ready;
@@ -95,11 +102,11 @@ export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv,
     host.child.on('message', onMessage);
     host.child.once('exit', onExit);
     host.child.send({ args, env, cwd });
+    if (!alive(host)) onExit(host.child.exitCode);
   });
-  const alive = !host.child.killed && host.child.exitCode === null && host.child.signalCode === null;
-  if (alive && host.runs < RUNS_PER_HOST) park(host);
+  if (alive(host) && host.runs < RUNS_PER_HOST) park(host);
   // Its channel closed, a host exits (run-host-child.mjs).
-  else if (alive) host.child.disconnect();
+  else if (alive(host)) host.child.disconnect();
   return { exitCode, stdout, stderr };
 }
 
