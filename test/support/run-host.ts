@@ -71,8 +71,9 @@ export interface HostedResult {
  */
 export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): Promise<HostedResult> {
   const start = startedWith(env);
-  // A host that died while it waited (a rejection left unhandled by the run before) is passed over.
-  const waiting = idle.findIndex((host) => host.start === start && alive(host));
+  // A host that died while it waited (a rejection left unhandled by the run before) is let go.
+  for (let i = idle.length - 1; i >= 0; i--) if (!alive(idle[i]!)) idle.splice(i, 1);
+  const waiting = idle.findIndex((host) => host.start === start);
   const host = waiting >= 0 ? idle.splice(waiting, 1)[0]! : startHost(env);
   held(host, true);
   await host.ready;
