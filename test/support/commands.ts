@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mutantNamed, type MutantName } from '../../mutants/index.js';
 import { startReference, type Modification, type RunningReference } from '../../reference/server.js';
-import { DIRECT_RUN, ROOT } from './cli.js';
-import { runInHost } from './run-host.js';
+import { DIRECT_RUN, runCommand } from './run-cli.js';
 
 export interface CommandResult {
   readonly exitCode: number;
@@ -14,30 +12,9 @@ export interface CommandResult {
   readonly cwd: string;
 }
 
-/**
- * Runs `conformance ARGS` (any command) in a scratch directory, with only the given settings: in a
- * run host (run-host.ts) unless told `process: true`, for a test of what a process alone shows.
- */
-export function runConformance(
-  args: readonly string[],
-  env: Record<string, string> = {},
-  cwd = scratch(),
-  options: { process?: boolean } = {},
-): Promise<CommandResult> {
-  if (!options.process) return runInHost(args, childEnv(env), cwd, 240_000).then((result) => ({ ...result, cwd }));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/conformance.mjs'), ...args], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code ?? -1, stdout, stderr, cwd });
-    });
-  });
+/** Runs `conformance ARGS` (any command) in a run host (run-host.ts), in a scratch directory, with only the given settings. */
+export async function runConformance(args: readonly string[], env: Record<string, string> = {}, cwd = scratch()): Promise<CommandResult> {
+  return { ...(await runCommand(args, childEnv(env), cwd)), cwd };
 }
 
 /** This process's environment less every setting of the suite, of vitest and of GitHub, plus `env`: a child sees only what a test gives it. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceDocument } from '../../src/report/document.js';
-import { runInHost } from './run-host.js';
+import { runInHost, type CommandOutput } from './run-host.js';
 
 // The CLI run (in a run host, or in a process of its own), and its report: what a script that only runs the CLI needs
 // (scripts/coverage.ts starts its measured run before it loads anything heavy), without the
@@ -32,31 +32,35 @@ export interface CliResult {
  * shows (the environment Node reads as it starts, a preload, the process's exit) and for a run
  * measured as a user starts it (bench/, scripts/).
  */
-export function runCli(args: readonly string[], env: Record<string, string> = {}, options: { timeoutMs?: number; process?: boolean } = {}): Promise<CliResult> {
+export async function runCli(args: readonly string[], env: Record<string, string> = {}, options: CommandOptions = {}): Promise<CliResult> {
   const cwd = mkdtempSync(join(tmpdir(), 'conformance-'));
   const reportDir = join(cwd, 'reports');
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CONFORMANCE_') && !name.startsWith('VITEST')));
-  if (!options.process) {
-    return runInHost(['--report-dir', reportDir, ...args], { ...clean, ...env }, cwd, options.timeoutMs ?? 240_000).then((result) => ({
-      ...result,
-      reportDir,
-    }));
-  }
+  return { ...(await runCommand(['--report-dir', reportDir, ...args], { ...clean, ...DIRECT_RUN, ...env }, cwd, options)), reportDir };
+}
+
+export interface CommandOptions {
+  /** Past it the command is killed (its host, or its process): exit status -1. */
+  readonly timeoutMs?: number;
+  /** In a child process of its own, not in a run host. */
+  readonly process?: boolean;
+}
+
+/** `conformance ARGS` (any command) in `cwd`, in the environment `env`, as `options` say. */
+export function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, options: CommandOptions = {}): Promise<CommandOutput> {
+  const timeoutMs = options.timeoutMs ?? 240_000;
+  if (!options.process) return runInHost(args, env, cwd, timeoutMs);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '--report-dir', reportDir, ...args], {
-      cwd,
-      env: { ...clean, ...DIRECT_RUN, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ exitCode: code ?? -1, stdout, stderr, reportDir });
+      resolve({ exitCode: code ?? -1, stdout, stderr });
     });
   });
 }

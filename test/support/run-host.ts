@@ -57,8 +57,8 @@ function held(host: Host, holding: boolean): void {
   }
 }
 
-/** What a command run in a host did: its exit status and everything it wrote. */
-export interface HostedResult {
+/** What a command did: its exit status and everything it wrote. */
+export interface CommandOutput {
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
@@ -69,7 +69,7 @@ export interface HostedResult {
  * still going at `timeoutMs` has its host killed: exit status -1, and the output it had written
  * by then, as a process killed at its deadline leaves it.
  */
-export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): Promise<HostedResult> {
+export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): Promise<CommandOutput> {
   const start = startedWith(env);
   // A host that died while it waited (a rejection left unhandled by the run before) is let go.
   for (let i = idle.length - 1; i >= 0; i--) if (!alive(idle[i]!)) idle.splice(i, 1);
