@@ -5,6 +5,7 @@ import type { Exchange, TransportFailureKind } from './exchange.js';
 import { fragileAtHttpLevel } from './front-end-fragile.js';
 import { describeRequest, responderOf } from './exchange.js';
 import { TransportFailure } from './failures.js';
+import { deadline, MOST_TIMES } from './deadline.js';
 import { DEFAULT_TIMEOUT_MS } from './layers/limits.js';
 import { listSkeleton } from './list-skeleton.js';
 import { notUtf8 } from './utf8.js';
@@ -77,15 +78,18 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
     const maxBytes = request.maxBytes ?? UNCAPPED;
     let bytes = 0;
     let headersArrived = false;
+    // The deadline counts the target's time, not this thread's own stalls (deadline.ts); undici's
+    // own timers, which would count them, stand behind it at the most it can last.
+    const due = deadline(timeoutMs);
     try {
       const res = await undiciRequest(request.url, {
         method: request.method as Dispatcher.HttpMethod,
         headers: { ...request.headers, ...simulatedTime() },
         ...(request.body !== undefined ? { body: request.body } : {}),
         dispatcher: dispatcher(connectTimeoutMs, request.spec.connection),
-        signal: AbortSignal.timeout(timeoutMs),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        signal: due.signal,
+        headersTimeout: MOST_TIMES * timeoutMs,
+        bodyTimeout: MOST_TIMES * timeoutMs,
       });
       headersArrived = true;
       const chunks: Buffer[] = [];
@@ -129,6 +133,8 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       const [kind, message] = classify(error, timeoutMs, bytes, headersArrived);
       exchange.failure = { kind, message };
       throw new TransportFailure(kind, `${describeRequest(exchange)}: ${message}`, exchange, { responseStarted: headersArrived });
+    } finally {
+      due.settle();
     }
   };
 }
