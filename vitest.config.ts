@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import CostOrder from './test/support/sequencer.js';
 
 // The project's own tests (test/). The conformance suites (suites/) are run by the CLI, never here.
 export default defineConfig({
@@ -7,10 +8,17 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 60_000,
-    // Three files at a time on two cores: the whole runs that wait (the heartbeat's and the countdown's
-    // windows, signals, a target that dies) would hold one of two workers idle for most of a minute
-    // each. Measured on two cores, Node 24: 378 s with two, 333 s with three (npm run stress).
-    maxWorkers: 3,
+    // A thread a file, not a process: no test changes its folder or handles a signal of its own
+    // (a run that does is a process of its own: test/support/run-host.ts), and a thread starts
+    // without Node's start. Measured on two cores, Node 24, minutes apart: 622 and 686 CPU-seconds
+    // with threads, 705 and 730 with processes.
+    pool: 'threads',
+    // Four files at a time on two cores: the three matrices (most of the CPU) and beside them one
+    // of the files that mostly wait in real time, in the order test/support/sequencer.ts gives, so
+    // that the waiting overlaps the matrices instead of making a tail of its own. Measured: 312 s
+    // with four, 342 to 368 s with three in vitest's own order; five overloaded the cores.
+    maxWorkers: 4,
+    sequence: { sequencer: CostOrder },
     // Concurrent tests are whole runs of the CLI that spend much of their time waiting (rate-limit
     // windows, key propagation): three at a time keep two cores busy.
     maxConcurrency: 3,
