@@ -62,29 +62,28 @@ export function deadline(ms: number): Deadline {
   const started = performance.now();
   watch();
   const heldBefore = held();
-  let timer: ReturnType<typeof setTimeout> | ReturnType<typeof setImmediate> | null = null;
+  let timeout: ReturnType<typeof setTimeout> | null = null;
+  let immediate: ReturnType<typeof setImmediate> | null = null;
   let settled = false;
   const settle = () => {
     if (settled) return;
     settled = true;
-    if (timer !== null) {
-      clearTimeout(timer as ReturnType<typeof setTimeout>);
-      clearImmediate(timer as ReturnType<typeof setImmediate>);
-    }
+    clearTimeout(timeout ?? undefined);
+    clearImmediate(immediate ?? undefined);
     unwatch();
   };
   const check = () => {
     // First the loop reads its sockets: an answer already there settles the request instead.
-    timer = setImmediate(() => {
+    immediate = setImmediate(() => {
       if (settled) return;
       const elapsed = performance.now() - started;
       const counted = elapsed - (held() - heldBefore);
       if (counted >= ms || elapsed >= MOST_TIMES * ms) {
         controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
         settle();
-      } else timer = setTimeout(check, Math.max(1, Math.min(ms - counted, MOST_TIMES * ms - elapsed)));
+      } else timeout = setTimeout(check, Math.max(1, Math.min(ms - counted, MOST_TIMES * ms - elapsed)));
     });
   };
-  timer = setTimeout(check, ms);
+  timeout = setTimeout(check, ms);
   return { signal: controller.signal, settle };
 }
