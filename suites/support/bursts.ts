@@ -163,9 +163,11 @@ export interface BurstOptions {
    */
   readonly prior?: readonly HttpResponse[];
   /**
-   * Requests with the key answered 401 just before the burst, a new key not yet known everywhere
-   * (its propagation): a target that counts a token's requests before it authenticates them (a
-   * gateway's limit) counted them against the first burst's budget, another did not. @default 0
+   * Requests just before the burst that the target may or may not count against the first burst's
+   * budget: with a new key, those answered 401 while it was not yet known everywhere (its
+   * propagation; a gateway's limit counts a token's requests before it authenticates them, another
+   * does not); without a key, those whose window the target named a little differently
+   * (suites/ip-limits.suite.ts). @default 0
    */
   readonly refusedPrior?: number;
   /**
