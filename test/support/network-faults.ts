@@ -123,7 +123,8 @@ export interface FrontEnd {
  * A load balancer during a deploy: one request in `every` is answered by the front end itself and
  * never forwarded, with a 502, 503 or 504 in turn, as JSON or HTML, with and without Retry-After.
  * A write gets only the 503 (no upstream to forward to): a 502 or 504 to a write may come after
- * the API handled it, and the suite rightly does not send such a write again.
+ * the API handled it, and the suite rightly does not send such a write again. The reads take the
+ * answers in turn, so that every kind is met once three reads were answered by the front end.
  */
 export async function startFlakyFrontEnd(upstream: string, options: { every: number }): Promise<FrontEnd> {
   const agent = new Agent({ keepAlive: true });
@@ -135,8 +136,9 @@ export async function startFlakyFrontEnd(upstream: string, options: { every: num
     count++;
     if (count % options.every === 0) {
       const write = !['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? 'GET');
-      let answer = FRONT_END_ANSWERS[turn++ % FRONT_END_ANSWERS.length]!;
-      if (write && answer.status !== 503) answer = FRONT_END_ANSWERS[0];
+      // A write takes the 503 without taking a read's turn: which requests are writes follows the
+      // run's timing, and a 502 or 504 whose turn fell on a write was never sent at all.
+      const answer = write ? FRONT_END_ANSWERS[0] : FRONT_END_ANSWERS[turn++ % FRONT_END_ANSWERS.length]!;
       answered.set(answer.status, (answered.get(answer.status) ?? 0) + 1);
       req.resume();
       res.writeHead(answer.status, { 'content-type': answer.type, ...('retryAfter' in answer ? { 'retry-after': answer.retryAfter } : {}) });
