@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { TransportFailure } from '../src/http/failures.js';
 import type { Outgoing } from '../src/http/request.js';
@@ -24,8 +24,7 @@ let target: ChildProcess;
 let baseUrl: string;
 
 beforeAll(async () => {
-  target = fork('-e', [TARGET], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] } as never);
-  // `fork` runs a module path; `-e` with the script as its argument is how a script is forked.
+  target = spawn(process.execPath, ['-e', TARGET], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve) => target.once('message', (m) => resolve(m as number)));
   baseUrl = `http://127.0.0.1:${port}`;
 });
