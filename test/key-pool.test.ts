@@ -9,6 +9,7 @@ import { prepare, type HttpResponse, type Outgoing, type RequestSpec } from '../
 import { sharedBudget } from '../src/keys/pool.js';
 import type { HttpClient } from '../src/http/client.js';
 import { Pacer } from '../src/pacing/pacer.js';
+import { loadEstimates } from '../src/run/estimates.js';
 import { readReport, runCli } from './support/cli.js';
 import { onSimulatedClock, SIMULATED_RUN_ENV } from './support/simulated.js';
 import { liveRunKeys } from './support/live-keys.js';
@@ -173,5 +174,18 @@ describe('no pool where the run would not wait', () => {
     expect(report.verdict, result.stdout).toBe('conformant');
     expect(report.resources.created.filter((e) => e.kind === 'api_key')).toEqual([]);
     expect(result.stdout).not.toContain('work spread over');
+  }, 120_000);
+
+  test('--only GEN creates no key: the header catalogue sends its cover on the configured key, and the rest of its product only on a pool', async () => {
+    const result = await runCli(['--only', 'GEN']);
+    const report = readReport(result);
+    expect(report.verdict, result.stdout).toBe('conformant');
+    expect(report.resources.created.filter((e) => e.kind === 'api_key')).toEqual([]);
+    expect(result.stdout).not.toContain('work spread over');
+    const headers = report.clauses.flatMap((c) => c.checks).find((c) => c.clause === 'GEN-1' && c.key === 'request-headers')!;
+    const stored = loadEstimates().checks.find((c) => c.clause === 'GEN-1' && c.key === 'request-headers')!;
+    expect(headers.status).toBe('pass');
+    expect(headers.pooledRequests).toBeUndefined();
+    expect(headers.requests?.main).toBe(stored.requests.main! - stored.pooledRequests!.main!);
   }, 120_000);
 });

@@ -30,7 +30,7 @@ const CATALOGUES: readonly { readonly title: string; readonly where: string; rea
   {
     title: 'Request headers HTTP defines',
     where:
-      "`suites/catalogues/request-headers.ts`: each sent on every list and retrieval of the run, every run (the explorer, GEN-1); those naming another client address also without a key right after RATE-7's burst met its 429",
+      "`suites/catalogues/request-headers.ts`: each sent every run to a list and to a retrieval, every list and retrieval of the run met by one, which each meets turned by the seed, and to all of them where the run has a key pool (the explorer, GEN-1); those naming another client address also without a key right after RATE-7's burst met its 429",
     entries: REQUEST_HEADERS,
   },
   {

@@ -381,6 +381,7 @@ export function estimatesOf(report: ConformanceDocument): RequestEstimates['chec
     ...(c.propertyKeys ? { propertyKeys: c.propertyKeys } : {}),
     ...(c.exploreRequests ? { exploreRequests: c.exploreRequests } : {}),
     ...(c.exploreKeys ? { exploreKeys: c.exploreKeys } : {}),
+    ...(c.pooledRequests ? { pooledRequests: c.pooledRequests } : {}),
   }));
 }
 

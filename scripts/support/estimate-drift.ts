@@ -12,9 +12,15 @@ type Counts = Partial<Record<string, number>>;
 const JITTER = (count: number) => Math.max(2, Math.ceil(count * 0.1));
 
 /** The estimate's facts apart from its request counts, which only need to be near. */
-export function shape({ requests, propertyRequests, exploreRequests, ...facts }: Check) {
+export function shape({ requests, propertyRequests, exploreRequests, pooledRequests, ...facts }: Check) {
   const kinds = (counts: Counts | undefined) => Object.keys(counts ?? {}).sort();
-  return { ...facts, kinds: kinds(requests), propertyKinds: kinds(propertyRequests), exploreKinds: kinds(exploreRequests) };
+  return {
+    ...facts,
+    kinds: kinds(requests),
+    propertyKinds: kinds(propertyRequests),
+    exploreKinds: kinds(exploreRequests),
+    pooledKinds: kinds(pooledRequests),
+  };
 }
 
 /**
@@ -38,5 +44,6 @@ export function moved(stored: Check, measured: Check): string[] {
     ...drifted(stored.requests, measured.requests, MADE_AGAIN(stored)),
     ...drifted(stored.propertyRequests ?? {}, measured.propertyRequests ?? {}),
     ...drifted(stored.exploreRequests ?? {}, measured.exploreRequests ?? {}),
+    ...drifted(stored.pooledRequests ?? {}, measured.pooledRequests ?? {}),
   ];
 }

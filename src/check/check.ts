@@ -171,12 +171,18 @@ function dimensionsOf({ states, values, filters, judges }: CheckOptions): Pick<C
 /** What the check cost the target, by credential: the figures behind `--dry-run`'s estimate. */
 function tallyRequests(
   record: CheckRecord,
-  { exchanges, propertyExchanges: generated, exploredExchanges: drawn }: Pick<CheckContext, 'exchanges' | 'propertyExchanges' | 'exploredExchanges'>,
+  {
+    exchanges,
+    propertyExchanges: generated,
+    exploredExchanges: drawn,
+    pooledExchanges: pooled,
+  }: Pick<CheckContext, 'exchanges' | 'propertyExchanges' | 'exploredExchanges' | 'pooledExchanges'>,
   declared: { readonly bound: KeyBound; readonly explore: number } | null,
 ): void {
   record.requests = byCredential(exchanges);
   if (generated.length > 0) record.propertyRequests = byCredential(generated);
   if (drawn.length > 0) record.exploreRequests = byCredential(drawn);
+  if (pooled.length > 0) record.pooledRequests = byCredential(pooled);
   if (exchanges.some((e) => !isSafeMethod(e.request.method))) record.writes = true;
   const keys = keysCreated(exchanges);
   if (keys > 0 && declared) {

@@ -45,6 +45,8 @@ export class CheckContext {
   readonly propertyExchanges: Exchange[] = [];
   /** Of those, the exchanges of the sequences the explorer drew (`exploring`): they grow with `--explore`. */
   readonly exploredExchanges: Exchange[] = [];
+  /** Of `exchanges`, those sent only on a key pool (`onPool`). */
+  readonly pooledExchanges: Exchange[] = [];
   /** The sequences of operations the check explored, in order, for the report of a passing run too (`noteExplored`). */
   explored: readonly string[] = [];
   /** The check's client: its exchanges are the check's evidence. */
@@ -147,6 +149,22 @@ export class CheckContext {
       return await draw();
     } finally {
       this.exploredExchanges.push(...this.exchanges.slice(from));
+    }
+  }
+
+  /**
+   * Sends what a run sends only where it spreads its work over a key pool (`t.run.keyPool`): where
+   * the run keeps to one key, nothing. The request estimates count these requests apart
+   * (`pooledRequests`), so that they never make a pool of their own: a narrow selection stays within
+   * one key's window, and a run that creates a pool anyway carries them on it.
+   */
+  async onPool(send: () => Promise<void>): Promise<void> {
+    if (this.run.keyPool.length === 0) return;
+    const from = this.exchanges.length;
+    try {
+      await send();
+    } finally {
+      this.pooledExchanges.push(...this.exchanges.slice(from));
     }
   }
 

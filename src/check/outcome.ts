@@ -73,6 +73,8 @@ export interface CheckRecord {
   exploreRequests?: Partial<Record<AuthKind, number>>;
   /** Of its keys, the most the drawn sequences may create, which grow with `--explore`. */
   exploreKeys?: number;
+  /** Of its requests, those it sends only on a key pool (`CheckContext.onPool`): none in a run that keeps to one key. */
+  pooledRequests?: Partial<Record<AuthKind, number>>;
   /** The sequences of operations it explored, one line each, and the seed that draws them again. */
   explored?: { readonly seed: number; readonly sequences: readonly string[] };
   /** Its declared states, value classes and judged exchanges, when it declares any. */

@@ -55,7 +55,7 @@ export function dryRunLines(input: DryRunInput): string[] {
   const estimates = loadEstimates();
   const keys = input.keys ?? 1;
   const propertyRuns = input.propertyRuns ?? estimates.measuredWith.propertyRuns;
-  const strength = strengthOf(propertyRuns, input.explore);
+  const strength = strengthOf(propertyRuns, input.explore, keys);
   const total = estimate(estimates, input, keys, strength);
   const planned = input.schedule ?? schedule(estimates, { ...input, keys, ...strength });
   const { perKeyPerMinute, unauthenticatedPerMinute, windowSeconds } = input.profile.limits;

@@ -46,6 +46,8 @@ export interface RequestEstimates {
     exploreRequests?: Partial<Record<AuthKind, number>>;
     /** Of its keys, the most its drawn sequences create at `measuredWith.explore` sequences. */
     exploreKeys?: number;
+    /** Of its requests, those it sends only on a key pool (the measured run had one): none where a run keeps to one key. */
+    pooledRequests?: Partial<Record<AuthKind, number>>;
   }[];
 }
 
@@ -55,11 +57,13 @@ export type MeasuredCheck = RequestEstimates['checks'][number];
 export interface Strength {
   readonly propertyRuns: number;
   readonly explore: number;
+  /** The run spreads its work over a key pool: the checks' `pooledRequests` are sent. */
+  readonly pooled: boolean;
 }
 
-/** The strength the estimates were measured at. */
+/** The strength the estimates were measured at (with a pool). */
 export function measuredStrength(estimates: RequestEstimates): Strength {
-  return { propertyRuns: estimates.measuredWith.propertyRuns, explore: estimates.measuredWith.explore ?? 1 };
+  return { propertyRuns: estimates.measuredWith.propertyRuns, explore: estimates.measuredWith.explore ?? 1, pooled: true };
 }
 
 /**
@@ -72,14 +76,23 @@ export function atStrength(estimates: RequestEstimates, c: MeasuredCheck, streng
   const cases = strength.propertyRuns / measured.propertyRuns - 1;
   const drawn = measured.explore > 0 ? strength.explore / measured.explore - 1 : 0;
   return {
-    sent: (kind) => Math.round((c.requests[kind] ?? 0) + (c.propertyRequests?.[kind] ?? 0) * cases + (c.exploreRequests?.[kind] ?? 0) * drawn),
+    sent: (kind) =>
+      Math.round(
+        (c.requests[kind] ?? 0) +
+          (c.propertyRequests?.[kind] ?? 0) * cases +
+          (c.exploreRequests?.[kind] ?? 0) * drawn -
+          (strength.pooled ? 0 : (c.pooledRequests?.[kind] ?? 0)),
+      ),
     keys: Math.ceil((c.keys ?? 0) + (c.propertyKeys ?? 0) * cases + (c.exploreKeys ?? 0) * drawn),
   };
 }
 
-/** A run's strength from its cases a property, the explorer's share its default unless given. */
-export function strengthOf(propertyRuns: number, explore: number = exploreBudget(propertyRuns)): Strength {
-  return { propertyRuns, explore };
+/**
+ * A run's strength from its cases a property, the explorer's share its default unless given, and
+ * whether it spreads its work over a key pool (`keys`, the configured one included, above 1).
+ */
+export function strengthOf(propertyRuns: number, explore: number = exploreBudget(propertyRuns), keys = 2): Strength {
+  return { propertyRuns, explore, pooled: keys > 1 };
 }
 
 export interface Estimate {

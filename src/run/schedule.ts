@@ -148,7 +148,7 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const { unauthenticatedPerMinute: perIp, windowSeconds } = input.profile.limits;
   const perKey = input.perKeyCeiling ?? input.profile.limits.perKeyPerMinute;
   const perRequest = input.secondsPerRequest ?? SECONDS_PER_REQUEST;
-  const strength = strengthOf(input.propertyRuns, input.explore);
+  const strength = strengthOf(input.propertyRuns, input.explore, input.keys);
   const whole: Estimate = estimate(estimates, input, input.keys, strength);
   const selected = (clause: string, key: string) => {
     const c = estimates.checks.find((x) => x.clause === clause && x.key === key);

@@ -6,8 +6,9 @@ import type { ClauseId } from '../../src/kit.js';
  * sent on every list and retrieval the run knows. The document fixes the answer's form whatever
  * the request asks for: "Responses are always JSON" (What the service does, 4), so the run-wide
  * judges hold every answer to GEN-1, GEN-3, ERR-1 and ERR-2 as to any other. Data, not code: an
- * entry is one line, and the explorer (suites/explorer.suite.ts) sends each on every endpoint in
- * every run; docs/coverage.md lists them.
+ * entry is one line, and the explorer (suites/explorer.suite.ts) sends each to a list and a
+ * retrieval every run, and to every one where the run has a key pool (suites/explorer/header-cover.ts);
+ * docs/coverage.md lists them.
  */
 export interface HeaderEntry {
   /** How the report names it. */

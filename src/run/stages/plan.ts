@@ -40,13 +40,23 @@ export function planRun(
   estimates: RequestEstimates = loadEstimates(),
 ): RunPlan {
   const selection = { only: settings.only, skip: settings.skip };
-  const strength = strengthOf(settings.propertyRuns ?? propertyBudget(), settings.explore ?? undefined);
-  const oneKeyMainRequests = () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, strength).requests.main;
+  const propertyRuns = settings.propertyRuns ?? propertyBudget();
+  const explore = settings.explore ?? undefined;
   const pace = targetPace(log, profile.limits.windowSeconds);
-  const keys = poolSizeFor(settings, oneKeyMainRequests, pace.perKeyCeiling ?? profile.limits.perKeyPerMinute);
+  const poolSize = (keys: number) =>
+    poolSizeFor(
+      settings,
+      () => estimate(estimates, { profile, selection, readOnly: false, hasOtherAccountKey }, 1, strengthOf(propertyRuns, explore, keys)).requests.main,
+      pace.perKeyCeiling ?? profile.limits.perKeyPerMinute,
+    );
+  // What is sent only on a pool never makes one: sized without it first, and with it where a pool is made anyway.
+  const alone = poolSize(1);
+  const keys = alone > 1 ? Math.max(alone, poolSize(alone)) : alone;
+  const strength = strengthOf(propertyRuns, explore, keys);
   return {
     selection,
-    ...strength,
+    propertyRuns: strength.propertyRuns,
+    explore: strength.explore,
     maxSubmissions: settings.maxSubmissions ?? DEFAULT_MAX_SUBMISSIONS,
     schedule: schedule(estimates, { profile, selection, readOnly: settings.readOnly, hasOtherAccountKey, keys, ...strength, ...pace }),
     pace,
