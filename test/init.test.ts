@@ -109,7 +109,16 @@ test('a key init could not delete is in the ledger, and `cleanup` deletes it', a
     const keysBefore = await keyCount();
     const dir = scratch();
     const env = { CONFORMANCE_API_KEY: target.keys.main };
-    const init = await runConformance(['init', '--base-url', target.url, '--out', join(dir, 'draft.json'), '--report-dir', join(dir, 'reports')], env);
+    // A process of its own, which has ended when `cleanup` runs: a key whose run is still going
+    // (its process alive, as a run host stays) is left alone (src/cli/commands/cleanup.ts).
+    const init = await runConformance(
+      ['init', '--base-url', target.url, '--out', join(dir, 'draft.json'), '--report-dir', join(dir, 'reports')],
+      env,
+      scratch(),
+      {
+        process: true,
+      },
+    );
     expect(init.exitCode, init.stderr).toBe(0);
     expect(init.stdout).toMatch(/WARNING: DELETE .* answered 500: the key .* is in the ledger/);
     expect(await keyCount()).toBe(keysBefore + 1);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mutantNamed, type MutantName } from '../../mutants/index.js';
 import { startReference, type Modification, type RunningReference } from '../../reference/server.js';
-import { DIRECT_RUN, runCommand } from './run-cli.js';
+import { DIRECT_RUN, runCommand, type CommandOptions } from './run-cli.js';
 
 export interface CommandResult {
   readonly exitCode: number;
@@ -12,9 +12,17 @@ export interface CommandResult {
   readonly cwd: string;
 }
 
-/** Runs `conformance ARGS` (any command) in a run host (run-host.ts), in a scratch directory, with only the given settings. */
-export async function runConformance(args: readonly string[], env: Record<string, string> = {}, cwd = scratch()): Promise<CommandResult> {
-  return { ...(await runCommand(args, childEnv(env), cwd)), cwd };
+/**
+ * Runs `conformance ARGS` (any command) in a run host (run-host.ts), or as `options` say, in a
+ * scratch directory, with only the given settings.
+ */
+export async function runConformance(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  cwd = scratch(),
+  options: CommandOptions = {},
+): Promise<CommandResult> {
+  return { ...(await runCommand(args, childEnv(env), cwd, options)), cwd };
 }
 
 /** This process's environment less every setting of the suite, of vitest and of GitHub, plus `env`: a child sees only what a test gives it. */

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compiledUrl } from '../../bin/compiled.mjs';
+import { announceRunHosts, serveRunHosts } from './run-host-broker.js';
 
 /**
  * One temporary folder for the whole `npm test`: every test, and every CLI run and server it
@@ -9,7 +10,7 @@ import { compiledUrl } from '../../bin/compiled.mjs';
  * the end, so that a run of the tests leaves nothing behind. KEEP_TEST_TMP=1 keeps it, to read the
  * reports a failed test names.
  */
-export default async function setup(): Promise<() => void> {
+export default async function setup(): Promise<() => Promise<void>> {
   // Compiled once before the first test, not by several of the CLI runs that start together.
   await compiledUrl('bin/cli.ts');
   const dir = mkdtempSync(join(tmpdir(), 'conformance-tests-'));
@@ -17,7 +18,12 @@ export default async function setup(): Promise<() => void> {
   // www-data and varnish) open their logs and work folders inside it (test/support/front-ends/).
   chmodSync(dir, 0o711);
   process.env.TMPDIR = dir;
-  return () => {
+  // The CLI runs of every test file, in run hosts this process keeps (run-host-broker.ts).
+  const socket = join(dir, 'run-hosts.sock');
+  const hosts = await serveRunHosts(socket);
+  announceRunHosts(socket);
+  return async () => {
+    await hosts.close();
     if (process.env.KEEP_TEST_TMP) process.stdout.write(`test scratch kept in ${dir}\n`);
     else rmSync(dir, { recursive: true, force: true });
   };

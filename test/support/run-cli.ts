@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceDocument } from '../../src/report/document.js';
-import { runInHost, type CommandOutput } from './run-host.js';
+import { runInLocalHost, type CommandOutput } from './run-host.js';
+import { runInServedHost, servedRunHosts } from './run-host-broker.js';
 
 // The CLI run (in a run host, or in a process of its own), and its report: what a script that only runs the CLI needs
 // (scripts/coverage.ts starts its measured run before it loads anything heavy), without the
@@ -49,7 +50,11 @@ export interface CommandOptions {
 /** `conformance ARGS` (any command) in `cwd`, in the environment `env`, as `options` say. */
 export function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, options: CommandOptions = {}): Promise<CommandOutput> {
   const timeoutMs = options.timeoutMs ?? 240_000;
-  if (!options.process) return runInHost(args, env, cwd, timeoutMs);
+  if (!options.process) {
+    // The run hosts of the whole `npm test` where vitest's process serves them (global-setup.ts); else this process's own.
+    const served = servedRunHosts();
+    return served ? runInServedHost(served, args, env, cwd, timeoutMs) : runInLocalHost(args, env, cwd, timeoutMs);
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -65,11 +65,18 @@ export interface CommandOutput {
 }
 
 /**
- * `conformance ARGS` (any command) run in a run host, in `cwd` and the environment `env`. A command
- * still going at `timeoutMs` has its host killed: exit status -1, and the output it had written
- * by then, as a process killed at its deadline leaves it.
+ * `conformance ARGS` (any command) run in a run host of this process, in `cwd` and the environment
+ * `env`. A command still going at `timeoutMs`, or once `abandoned` settles (nobody waits for it any
+ * more), has its host killed: exit status -1, and the output it had written by then, as a process
+ * killed at its deadline leaves it.
  */
-export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): Promise<CommandOutput> {
+export async function runInLocalHost(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  timeoutMs: number,
+  abandoned: Promise<void> = new Promise(() => undefined),
+): Promise<CommandOutput> {
   const start = startedWith(env);
   // A host that died while it waited (a rejection left unhandled by the run before) is let go.
   for (let i = idle.length - 1; i >= 0; i--) if (!alive(idle[i]!)) idle.splice(i, 1);
@@ -90,11 +97,17 @@ export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv,
       stderr += `run host died during the run (${code}): ${host.stderr}`;
       done(code ?? -1);
     };
-    const timer = setTimeout(() => {
+    let settled = false;
+    const kill = () => {
+      if (settled) return;
       host.child.kill('SIGKILL');
       done(-1);
-    }, timeoutMs);
+    };
+    const timer = setTimeout(kill, timeoutMs);
+    void abandoned.then(kill);
     const done = (code: number) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       host.child.off('message', onMessage);
       host.child.off('exit', onExit);
@@ -109,6 +122,11 @@ export async function runInHost(args: readonly string[], env: NodeJS.ProcessEnv,
   // Its channel closed, a host exits (run-host-child.mjs).
   else if (alive(host)) host.child.disconnect();
   return { exitCode, stdout, stderr };
+}
+
+/** Lets every idle host go: its channel closed, a host exits (run-host-child.mjs). */
+export function stopLocalHosts(): void {
+  for (const host of idle.splice(0)) if (alive(host)) host.child.disconnect();
 }
 
 /**
