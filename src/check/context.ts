@@ -155,8 +155,8 @@ export class CheckContext {
   /**
    * Sends what a run sends only where it spreads its work over a key pool (`t.run.keyPool`): where
    * the run keeps to one key, nothing. The request estimates count these requests apart
-   * (`pooledRequests`), so that they never make a pool of their own: a narrow selection stays within
-   * one key's window, and a run that creates a pool anyway carries them on it.
+   * (`pooledRequests`), so that they never make a pool of their own: a narrow selection creates no
+   * key for them, and a run that creates a pool anyway carries them on it.
    */
   async onPool(send: () => Promise<void>): Promise<void> {
     if (this.run.keyPool.length === 0) return;

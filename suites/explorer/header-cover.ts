@@ -4,7 +4,7 @@
  * header by the kind of route, where it does not for all of them), every endpoint at least once,
  * each entry's endpoints turned by the run's seed, so that runs with other seeds meet other pairs.
  * The rest of the product (every entry on every endpoint) goes where the run has a key pool to
- * carry it (`CheckContext.onPool`): a narrow selection (`--only GEN`) stays within one key's window.
+ * carry it (`CheckContext.onPool`): a narrow selection (`--only GEN`) creates no key for it.
  */
 export interface HeaderCases<E> {
   readonly cover: readonly HeaderCase<E>[];
