@@ -1,10 +1,8 @@
 import {
   check,
-  endedAt,
   failedCredential,
   fromApi,
   type CheckContext,
-  type Exchange,
   type HttpResponse,
   RESET_SKEW_SECONDS,
   rateHeaders,
@@ -13,7 +11,8 @@ import {
   suiteNow,
   trustedPeer,
 } from '../src/kit.js';
-import { provokeLimit, resentIn, stepOf, type BurstResult } from './support/bursts.js';
+import { provokeLimit, resentIn, type BurstResult } from './support/bursts.js';
+import { sharedWindow } from './support/shared-window.js';
 import { first429Of, PROBE } from './support/limits.js';
 import { exhausted } from './support/exhaustion.js';
 import { CLIENT_ADDRESS_HEADERS, type HeaderEntry } from './catalogues/request-headers.js';
@@ -26,60 +25,12 @@ import { CLIENT_ADDRESS_HEADERS, type HeaderEntry } from './catalogues/request-h
 // with a valid key beside its burst are its own. RATE-5 awaits, meanwhile, the Retry-After of the
 // key suites/rate-limits.suite.ts exhausted in the phase before; RATE-4 then judges every 429.
 
-/**
- * The run's requests without a key in the per-IP window still open, as the start of RATE-7's
- * burst, and the failed credentials sent in it; null where the target's answers without a key do
- * not name their window (no plausible X-RateLimit-Reset on each), so that nothing tells which of
- * them count now: the burst then waits for a window of its own. `uncertain`: those of the last
- * window's time whose Reset differs from the last one's by less than a window: the same window
- * named a second apart (a Reset rounded from a time that moves), or a window that slides, which
- * counts every request of the last window whatever Reset each was given. The target may count them
- * or not: a 429 they can explain is not early.
- */
-async function sharedWindow(t: CheckContext, windowMs: number): Promise<{ prior: HttpResponse[]; uncertain: number; failed: number } | null> {
-  const log = await t.log();
-  // Only what reached the API spent its budget: a front end's 503 or a refused connection did not.
-  const withoutKey = log.filter((e) => e.auth === 'none' && fromApi(e));
-  const last = withoutKey[withoutKey.length - 1];
-  if (!last) return { prior: [], uncertain: 0, failed: 0 };
-  const resetOf = (e: Exchange) => {
-    const step = stepOf(asResponse(e), Date.parse(e.startedAt), endedAt(e), windowMs);
-    return step.reset;
-  };
-  const reset = resetOf(last);
-  if (reset === null) return null;
-  // The Reset is on the target's clock: read on the suite's through the run's Date headers.
-  const resetAt = serverClockOf(log).toSuite(reset * 1000);
-  const open = resetAt > suiteNow();
-  // The window the last of them fell in is over: the budget is whole, and none of them counts.
-  const inWindow = open ? withoutKey.filter((e) => resetOf(e) === reset) : [];
-  const lastWindow = suiteNow() - windowMs;
-  const uncertain = open
-    ? withoutKey.filter((e) => {
-        const other = resetOf(e);
-        return other !== null && other !== reset && Math.abs(other - reset) * 1000 < windowMs && Date.parse(e.startedAt) >= lastWindow;
-      })
-    : [];
-  // One of them refused: the run's own count of the window is already off.
-  if ([...inWindow, ...uncertain].some((e) => e.response!.status === 429)) return null;
-  const opened = open ? resetAt - windowMs : lastWindow;
-  // A revoked key's 401 (KEY-5 walks every path with one) is a failed credential too.
-  const failed = log.filter((e) => failedCredential(e) && fromApi(e) && Date.parse(e.startedAt) >= opened).length;
-  return { prior: inWindow.map(asResponse), uncertain: uncertain.length, failed };
-}
-
 /** Failed credentials the run sent in the window before the burst's first 429 (the log's, from this IP). */
 async function failedCredentialsBefore(t: CheckContext, burst: BurstResult, windowMs: number): Promise<number> {
   if (!burst.first429) return 0;
   const since = burst.first429.at - windowMs;
   return (await t.log()).filter((e) => failedCredential(e) && fromApi(e) && Date.parse(e.startedAt) >= since && Date.parse(e.startedAt) <= burst.first429!.at)
     .length;
-}
-
-/** A logged exchange as a response of the burst (its status, headers and timing are what count). */
-function asResponse(e: Exchange): HttpResponse {
-  const body = e.response?.body ?? '';
-  return { status: e.response!.status, headers: e.response!.headers, text: body, raw: Buffer.from(body), json: undefined, exchange: e };
 }
 
 /** A request of RATE-7's burst without a key, or after it: unpaced, its 429 planned. */
@@ -135,7 +86,7 @@ check(
     // One window without a key for the whole run: the run's earlier requests without a key (AUTH-1's
     // and the like), where the target names their window, count toward the burst, which sends only
     // the rest, instead of waiting a whole window for a budget of its own.
-    const shared = await sharedWindow(t, windowMs);
+    const shared = sharedWindow(await t.log(), windowMs, suiteNow());
     let burst = shared ? await provoke(shared.prior, shared.uncertain) : null;
     // A target may count failed credentials against the per-IP budget (clause catalogue): a 429 they
     // can explain proves nothing, and the burst is made again in a window free of them. Those sent
