@@ -40,11 +40,10 @@ export function serveRunHosts(path: string): Promise<{ close(): Promise<void> }>
     server.once('error', reject);
     server.listen(path, () =>
       resolve({
-        close: () =>
-          new Promise<void>((done) => {
-            stopLocalHosts();
-            server.close(() => done());
-          }),
+        close: async () => {
+          await new Promise<void>((done) => server.close(() => done()));
+          await stopLocalHosts();
+        },
       }),
     );
   });

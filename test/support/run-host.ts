@@ -124,9 +124,24 @@ export async function runInLocalHost(
   return { exitCode, stdout, stderr };
 }
 
-/** Lets every idle host go: its channel closed, a host exits (run-host-child.mjs). */
-export function stopLocalHosts(): void {
-  for (const host of idle.splice(0)) if (alive(host)) host.child.disconnect();
+/** How long a host let go may take to exit before it is killed. */
+const EXIT_MS = 5000;
+
+/**
+ * Lets every idle host go (its channel closed, a host exits: run-host-child.mjs), and settles once
+ * each has exited: a host writes its compiled code into the compile cache as it exits, inside the
+ * test run's scratch folder, which must not be removed under it.
+ */
+export async function stopLocalHosts(): Promise<void> {
+  await Promise.all(
+    idle.splice(0).map((host) => {
+      if (!alive(host)) return;
+      const exited = new Promise<void>((resolve) => host.child.once('exit', () => resolve()));
+      const timer = setTimeout(() => host.child.kill('SIGKILL'), EXIT_MS);
+      host.child.disconnect();
+      return exited.finally(() => clearTimeout(timer));
+    }),
+  );
 }
 
 /**
