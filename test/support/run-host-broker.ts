@@ -51,9 +51,16 @@ export function serveRunHosts(path: string): Promise<{ close(): Promise<void> }>
 
 async function serve(socket: Socket): Promise<void> {
   socket.on('error', () => undefined);
-  const request = JSON.parse(await firstLine(socket)) as RunRequest;
   // A test that stops waiting (its file ended, its timeout passed) closes the socket: its run is let go.
   const abandoned = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  let request: RunRequest;
+  try {
+    request = JSON.parse(await firstLine(socket)) as RunRequest;
+  } catch {
+    // A thread that ended before it asked whole: nothing to run, and vitest's process carries on.
+    socket.destroy();
+    return;
+  }
   const output = await runInLocalHost(request.args, request.env, request.cwd, request.timeoutMs, abandoned);
   if (!socket.destroyed) socket.end(`${JSON.stringify(output)}\n`);
 }
@@ -70,10 +77,12 @@ export async function runInServedHost(path: string, args: readonly string[], env
 }
 
 function firstLine(socket: Socket): Promise<string> {
+  // Decoded across chunks: a run's output holds characters of several bytes, which a chunk may cut.
+  socket.setEncoding('utf8');
   return new Promise((resolve, reject) => {
     let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
+    const onData = (chunk: string) => {
+      text += chunk;
       const end = text.indexOf('\n');
       if (end < 0) return;
       socket.off('data', onData);
