@@ -143,13 +143,8 @@ export class CheckContext {
    * Runs the explorer's drawn sequences: their requests are the share `--explore` sets, which the
    * request estimates scale apart from the cover's (`exploreRequests`).
    */
-  async exploring<T>(draw: () => Promise<T>): Promise<T> {
-    const from = this.exchanges.length;
-    try {
-      return await draw();
-    } finally {
-      this.exploredExchanges.push(...this.exchanges.slice(from));
-    }
+  exploring<T>(draw: () => Promise<T>): Promise<T> {
+    return this.#counted(this.exploredExchanges, draw);
   }
 
   /**
@@ -159,12 +154,16 @@ export class CheckContext {
    * key for them, and a run that creates a pool anyway carries them on it.
    */
   async onPool(send: () => Promise<void>): Promise<void> {
-    if (this.run.keyPool.length === 0) return;
+    if (this.run.keyPool.length > 0) await this.#counted(this.pooledExchanges, send);
+  }
+
+  /** Runs `body`, and counts the exchanges it made in `share` too, however it ends: a share the estimates scale apart. */
+  async #counted<T>(share: Exchange[], body: () => Promise<T>): Promise<T> {
     const from = this.exchanges.length;
     try {
-      await send();
+      return await body();
     } finally {
-      this.pooledExchanges.push(...this.exchanges.slice(from));
+      share.push(...this.exchanges.slice(from));
     }
   }
 

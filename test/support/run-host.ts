@@ -119,29 +119,36 @@ export async function runInLocalHost(
     if (!alive(host)) onExit(host.child.exitCode);
   });
   if (alive(host) && host.runs < RUNS_PER_HOST) park(host);
-  // Its channel closed, a host exits (run-host-child.mjs).
-  else if (alive(host)) host.child.disconnect();
+  else if (alive(host)) letGo(host);
   return { exitCode, stdout, stderr };
 }
 
 /** How long a host let go may take to exit before it is killed. */
 const EXIT_MS = 5000;
 
+/** Hosts let go and not yet exited. */
+const leaving = new Set<Promise<void>>();
+
+/** Its channel closed, a host exits (run-host-child.mjs); killed if it has not within EXIT_MS. */
+function letGo(host: Host): void {
+  const exited = new Promise<void>((resolve) => host.child.once('exit', () => resolve()));
+  const timer = setTimeout(() => host.child.kill('SIGKILL'), EXIT_MS);
+  host.child.disconnect();
+  const gone = exited.finally(() => {
+    clearTimeout(timer);
+    leaving.delete(gone);
+  });
+  leaving.add(gone);
+}
+
 /**
- * Lets every idle host go (its channel closed, a host exits: run-host-child.mjs), and settles once
- * each has exited: a host writes its compiled code into the compile cache as it exits, inside the
- * test run's scratch folder, which must not be removed under it.
+ * Lets every idle host go, and settles once every host let go (those replaced after RUNS_PER_HOST
+ * runs too) has exited: a host writes its compiled code into the compile cache as it exits, inside
+ * the test run's scratch folder, which must not be removed under it.
  */
 export async function stopLocalHosts(): Promise<void> {
-  await Promise.all(
-    idle.splice(0).map((host) => {
-      if (!alive(host)) return;
-      const exited = new Promise<void>((resolve) => host.child.once('exit', () => resolve()));
-      const timer = setTimeout(() => host.child.kill('SIGKILL'), EXIT_MS);
-      host.child.disconnect();
-      return exited.finally(() => clearTimeout(timer));
-    }),
-  );
+  for (const host of idle.splice(0)) if (alive(host)) letGo(host);
+  await Promise.all(leaving);
 }
 
 /**

@@ -51,7 +51,7 @@ export function planRun(
     );
   // What is sent only on a pool never makes one: sized without it first, and with it where a pool is made anyway.
   const alone = poolSize(1);
-  const keys = alone > 1 ? Math.max(alone, poolSize(alone)) : alone;
+  const keys = alone > 1 ? poolSize(alone) : alone;
   const strength = strengthOf(propertyRuns, explore, keys);
   return {
     selection,
