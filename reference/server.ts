@@ -40,6 +40,8 @@ export interface ReferenceOptions {
   readonly modify?: Modification;
   /** Where the server's time comes from (`clock.ts`). @default 'real' */
   readonly clock?: ReferenceClock;
+  /** The machine's clock, in ms since the epoch, that either reads (the tests set it apart from the run's). @default Date.now */
+  readonly machineClock?: () => number;
 }
 
 export interface ReferenceApp {
@@ -95,7 +97,8 @@ export function buildReference(options: ReferenceOptions = {}): { reference: Ref
       void sendError(reply, 400, 'invalid_request_error', `The request URL cannot be read: ${error.message}`, { code: 'invalid_url' }),
   });
   // First of the hooks: a request's time is read before its rate window is.
-  const now = options.clock === 'stamped' ? useStampedClock(app) : Date.now;
+  const machine = options.machineClock ?? Date.now;
+  const now = options.clock === 'stamped' ? useStampedClock(app, machine) : machine;
   // The server's clock, read through `state` so that a variant may set it (variants/support/clock.ts).
   const store = new Store(profile.keyPrefix ?? 'sk_', () => state.now());
   const behaviour = faithfulBehaviour();
