@@ -99,6 +99,58 @@ describe('pacer', () => {
     expect(pacer.standing('k').room).toBe(2);
   });
 
+  // A Reset names a whole second. A server that rounds its window's end down (a conformant
+  // reading of RATE-2), or whose clock stepped back after the run measured its offset, still
+  // counts in the window the pacer read as ended: the first answer after that end says so.
+  describe('an answer to a request sent after the end read from its Reset, naming that window still', () => {
+    /** The window ends at `endS` (Unix seconds); the pacer has spent it and opened the next on its Reset. */
+    async function spentThenRenewed() {
+      const c = clock();
+      const pacer = new Pacer({ perKey: 2, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+      const endS = c.now() / 1000 + 10;
+      for (const remaining of [1, 0]) {
+        await pacer.acquire('k', false);
+        pacer.observe('k', false, 200, headers(remaining, endS), true, { sentAt: c.now(), date: c.now() });
+      }
+      c.advance(10_000);
+      await pacer.acquire('k', false);
+      return { c, pacer, endS };
+    }
+
+    test('with budget spent, waits for the second after it, not for a 429 on the next request', async () => {
+      const { c, pacer, endS } = await spentThenRenewed();
+      // Rounded down: the server's time is 0.4 s past the second it named, its Date that second. The
+      // Date tells the server's time no closer than its second, so the wait is a whole one from the answer.
+      c.advance(400);
+      pacer.observe('k', false, 200, headers(0, endS), true, { sentAt: c.now() - 400, date: endS * 1000 });
+      expect(pacer.delay('k', false)).toBe(1000);
+      c.advance(1000);
+      expect(pacer.delay('k', false)).toBe(0);
+    });
+
+    test("as late as the answer's own Date says, where the server's clock stepped back", async () => {
+      const { c, pacer, endS } = await spentThenRenewed();
+      // The server's clock 1.2 s behind what the run measured: its Date reads 2 s before the second named.
+      pacer.observe('k', false, 200, headers(0, endS), true, { sentAt: c.now(), date: endS * 1000 - 2000 });
+      expect(pacer.delay('k', false)).toBe(3000);
+    });
+
+    test('with budget left, spends it, then waits the same', async () => {
+      const { c, pacer, endS } = await spentThenRenewed();
+      pacer.observe('k', false, 200, headers(1, endS), true, { sentAt: c.now(), date: endS * 1000 });
+      expect(pacer.delay('k', false)).toBe(0);
+      await pacer.acquire('k', false);
+      expect(pacer.delay('k', false)).toBe(1000);
+    });
+
+    test('an answer to a request sent before that end is old news, however late it comes', async () => {
+      const { c, pacer, endS } = await spentThenRenewed();
+      pacer.observe('k', false, 200, headers(0, endS), true, { sentAt: c.now() - 1, date: endS * 1000 - 1000 });
+      // The window it names has ended: the next request opens the new one.
+      expect(pacer.delay('k', false)).toBe(0);
+    });
+  });
+
   test('an answer without headers after a renewed window hands pacing back to the own count', async () => {
     const c = clock();
     const pacer = new Pacer({ perKey: 2, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });

@@ -29,6 +29,10 @@ export const OPEN_POINTS = {
     section: 'Limits',
     text: "Whose clock the Unix time of X-RateLimit-Reset is on: the server's, which may be minutes from the client's (not stated)",
   },
+  'reset-rounding': {
+    section: 'Limits',
+    text: "How X-RateLimit-Reset's Unix time, in whole seconds, rounds a window's end: up or down (not stated)",
+  },
   'rate-ceiling': { section: 'Limits', text: "A dedicated deployment's own per-key ceiling (declared in the profile)" },
   'last-use-format': {
     section: 'Other resources',

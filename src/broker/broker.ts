@@ -3,6 +3,7 @@ import { createdAt, failedCredential, fromApi, knownToFail, type Exchange } from
 import { Redactor } from '../secrets/redactor.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
+import { answerTimes } from '../http/server-clock.js';
 import { FAILED_CREDENTIALS_BUCKET, Pacer, type PacerOptions } from '../pacing/pacer.js';
 import { Ledger, type LedgerEntry } from './ledger.js';
 import { connectProbe } from './connect-probe.js';
@@ -121,10 +122,11 @@ export class Broker {
     // A front end's answer says nothing of the API's budget: counted as spent, like a failure.
     if (exchange.response && fromApi(exchange)) {
       this.pacer.serverClock.observeExchange(exchange);
-      this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced);
+      const times = answerTimes(exchange);
+      this.pacer.observe(exchange.bucket, exchange.auth === 'none', exchange.response.status, rateHeaders(exchange.response.headers), !exchange.unpaced, times);
       if (failedCredential(exchange)) this.pacer.observe(FAILED_CREDENTIALS_BUCKET, true, exchange.response.status, rateHeaders({}), false);
       // Paced where the target counts them (FAILED_CREDENTIAL_PACING): its answers say where that is.
-      if (knownToFail(exchange.auth)) this.pacer.observeFailed(exchange.response.status, rateHeaders(exchange.response.headers));
+      if (knownToFail(exchange.auth)) this.pacer.observeFailed(exchange.response.status, rateHeaders(exchange.response.headers), times);
     } else {
       this.pacer.observe(exchange.bucket, exchange.auth === 'none', null, rateHeaders({}), !exchange.unpaced);
     }

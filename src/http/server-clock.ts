@@ -21,6 +21,17 @@ export function dateOf(headers: Readonly<Record<string, string>>): number | null
   return Number.isNaN(ms) ? null : ms;
 }
 
+/** When an answer's request left, on the suite's clock, and the `Date` the answer came with (null: none). */
+export interface AnswerTimes {
+  readonly sentAt: number;
+  readonly date: number | null;
+}
+
+/** The times of a logged exchange's answer. */
+export function answerTimes(exchange: Exchange): AnswerTimes {
+  return { sentAt: Date.parse(exchange.startedAt), date: exchange.response ? dateOf(exchange.response.headers) : null };
+}
+
 /** What the `Date` headers of a run tell of the API's clock against the suite's. */
 export interface ClockEstimate {
   /** Milliseconds the API's clock is ahead of the suite's (negative: behind), the middle of what the headers allow. */

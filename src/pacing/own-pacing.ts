@@ -1,6 +1,7 @@
 import type { ClientHooks } from '../http/client.js';
 import type { Profile } from '../profile/profile.js';
 import { rateHeaders } from '../http/rate-headers.js';
+import { answerTimes } from '../http/server-clock.js';
 import { Pacer } from './pacer.js';
 
 /**
@@ -14,7 +15,7 @@ export function ownPacing(limits: Profile['limits']): ClientHooks {
     acquire: (bucket, anonymous) => pacer.acquire(bucket, anonymous),
     record: async (e) => {
       pacer.serverClock.observeExchange(e);
-      pacer.observe(e.bucket, e.auth === 'none', e.response?.status ?? null, rateHeaders(e.response?.headers ?? {}), !e.unpaced);
+      pacer.observe(e.bucket, e.auth === 'none', e.response?.status ?? null, rateHeaders(e.response?.headers ?? {}), !e.unpaced, answerTimes(e));
     },
   };
 }

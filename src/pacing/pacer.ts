@@ -12,7 +12,7 @@
 
 import { FAILED_CREDENTIAL_PACING } from '../http/layers/pacing.js';
 import type { RateHeaders } from '../http/rate-headers.js';
-import { ServerClock } from '../http/server-clock.js';
+import { ServerClock, type AnswerTimes } from '../http/server-clock.js';
 import { suiteNow } from '../clock.js';
 import { sleep } from '../sleep.js';
 
@@ -311,7 +311,7 @@ export class Pacer {
    * per-key one), as RATE-7 allows. Once shown, they are paced on that budget, and their headers
    * are read as its standing.
    */
-  observeFailed(status: number | null, headers: RateHeaders): void {
+  observeFailed(status: number | null, headers: RateHeaders, times?: AnswerTimes): void {
     const { anonymous, perKey } = this.#options;
     if (status === 429 || (headers.limit !== null && headers.limit === anonymous && headers.limit !== perKey)) this.#failedOnIp = true;
     if (!this.#failedOnIp) return;
@@ -321,19 +321,23 @@ export class Pacer {
       this.#failedInFlight--;
       if (state.inFlight > 0) state.inFlight--;
     }
-    this.#read(state, status, headers);
+    this.#read(state, status, headers, times);
   }
 
-  /** Learns from a response of the bucket; `paced` says whether it went through `acquire`. */
-  observe(bucket: string, anonymous: boolean, status: number | null, headers: RateHeaders, paced: boolean): void {
+  /**
+   * Learns from a response of the bucket; `paced` says whether it went through `acquire`, `times`
+   * when its request left and the `Date` it came with (without them, no answer is read as showing
+   * a window still counting after the end the pacer read from its Reset).
+   */
+  observe(bucket: string, anonymous: boolean, status: number | null, headers: RateHeaders, paced: boolean, times?: AnswerTimes): void {
     const state = this.#state(bucket, anonymous);
     if (paced && state.inFlight > 0) state.inFlight--;
     if (!paced && state.reserved > 0) state.reserved--;
-    this.#read(state, status, headers);
+    this.#read(state, status, headers, times);
   }
 
   /** What an answer's status and headers say of its bucket's standing. */
-  #read(state: BucketState, status: number | null, headers: RateHeaders): void {
+  #read(state: BucketState, status: number | null, headers: RateHeaders, times?: AnswerTimes): void {
     const now = this.#now();
     state.lastSeenAt = now;
     state.renewed = false;
@@ -358,8 +362,23 @@ export class Pacer {
     )
       return;
     state.remaining = headers.remaining;
-    state.resetAt = reset;
+    state.resetAt = reset === null || times === undefined ? reset : this.#windowEnd(reset, headers.reset!, now, margin, times);
     state.window = window;
+  }
+
+  /**
+   * When the window an answer names ends, on the suite's clock. A Reset names a whole second, and
+   * a server may round its window's end up or down (both are the Unix time it resets, RATE-2): the
+   * pacer waits for the second named, and where an answer to a request sent after that shows the
+   * window still counting, until the second after it. It reads that second on the answer's own
+   * `Date` as well, which never leads the server's time: an offset measured earlier no longer holds
+   * where the server's clock stepped back, or its limiter keeps another clock than its `Date`.
+   */
+  #windowEnd(named: number, resetS: number, now: number, margin: number, times: AnswerTimes): number {
+    if (times.sentAt < named) return named;
+    const next = (resetS + 1) * 1000;
+    const byDate = times.date === null ? 1000 : Math.min(next - times.date, this.#options.windowMs);
+    return Math.max(this.serverClock.toSuite(next), now + byDate) + margin;
   }
 
   #plausibleReset(reset: number | null, now: number, margin: number): number | null {

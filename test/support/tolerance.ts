@@ -11,7 +11,7 @@ export interface ToleranceVerdict {
 
 /**
  * A conformant variant may be flagged only with the warnings it declares; a failure or an error
- * is a false verdict. Under the document-only profile (`documentOnly`), warnings are allowed too:
+ * is a false verdict, and so is a 429 the run did not mean to meet (its pacing misread the headers). Under the document-only profile (`documentOnly`), warnings are allowed too:
  * the run knows no fact, so a SHOULD may read a choice as a deviation, but nothing may fail.
  *
  * `sharing`: the other variants of a shared run (`sharedServers`). A clause within another's reach
@@ -28,7 +28,13 @@ export function judgeTolerance(
     .filter((c) => !others.has(c.id))
     .filter((c) => c.status === 'fail' || c.status === 'error' || (c.status === 'warn' && !options.documentOnly && !declared.has(c.id)))
     .map((c) => `${c.id} ${c.status}: ${c.reason ?? ''}`);
-  return { falseFindings: [...falseFindings, ...report.suiteFaults.map((f) => `suite fault: ${f}`), ...keysLeft(report)] };
+  return { falseFindings: [...falseFindings, ...report.suiteFaults.map((f) => `suite fault: ${f}`), ...keysLeft(report), ...unplanned429s(report)] };
+}
+
+/** The run's pacing kept within every window the variant's headers named: it met no 429 it did not mean to. */
+function unplanned429s(report: ConformanceDocument): string[] {
+  const count = report.environment.unplanned429;
+  return count > 0 ? [`${count} unplanned 429 response(s): the run's pacing overran a window the variant's headers named`] : [];
 }
 
 /** The clauses a variant's choice could sway: those at risk, and those it may warn on. */
