@@ -2,10 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { SIMULATED_TIME_HEADER as REFERENCE_HEADER } from '../reference/clock.js';
 import { startReference, referenceProfile } from '../reference/server.js';
 import { REAL_BELOW_MS, SIMULATED_TIME_HEADER, simulatedClock } from '../src/clock.js';
-import { runAgainst } from './hostile/run.js';
-import { readReport, runCli } from './support/cli.js';
-import { describe429s } from './support/rate-evidence.js';
-import { onSimulatedClock, SIMULATED_RUN_ENV } from './support/simulated.js';
+import { runCli } from './support/cli.js';
+import { expectOneKeyRunWithout429 } from './support/one-key-run.js';
+import { SIMULATED_RUN_ENV } from './support/simulated.js';
 
 // Time as a dependency (src/clock.ts): a wait for the target's time moves the simulated clock at
 // once, never back; the run's threads read one time; the reference started on it reads the time
@@ -80,25 +79,8 @@ test('the reference on the stamped clock opens a new window when a request tells
 // by 1.2 s against it, and the run, reading by the offset it had measured, met a 429 each window.
 describe.concurrent("the reference on the stamped clock, with the machine's clock apart from the run's", () => {
   for (const apartMs of [1_230, -1_230]) {
-    test(`${apartMs > 0 ? 'ahead' : 'behind'} by ${Math.abs(apartMs)} ms: a whole run meets no 429 and no window comes early`, async () => {
-      const seen: number[] = [];
-      const target = await startReference(
-        onSimulatedClock({
-          machineClock: () => Date.now() + apartMs,
-          modify: ({ app }) => app.addHook('onResponse', async (_req, reply) => void seen.push(reply.statusCode)),
-        }),
-      );
-      try {
-        const result = await runAgainst(target, ['--read-only'], SIMULATED_RUN_ENV);
-        expect(result.exitCode, result.stderr).toBe(0);
-        // Enough requests that the run waited for several windows.
-        expect(seen.length).toBeGreaterThan(300);
-        expect(seen.filter((status) => status === 429).length, describe429s(result.reportDir)).toBe(0);
-        expect(readReport(result).environment.unplanned429).toBe(0);
-      } finally {
-        await target.close();
-      }
-    });
+    test(`${apartMs > 0 ? 'ahead' : 'behind'} by ${Math.abs(apartMs)} ms: a one-key run meets no 429, no window comes early`, () =>
+      expectOneKeyRunWithout429({ machineClock: () => Date.now() + apartMs }));
   }
 });
 
