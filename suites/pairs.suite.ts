@@ -155,8 +155,9 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
                   item!.item!,
                   of(row.owner, (h) => h.items),
                 );
-      label = `[GET] ${path}`;
-      send = () => t.http.get(path, { auth: credential, headers, ...(row.operation === 'list a collection' ? { query: { limit: 1 } } : {}) });
+      label = `[${row.method}] ${path}`;
+      send = () =>
+        t.http.send({ method: row.method, path, auth: credential, headers, ...(row.operation === 'list a collection' ? { query: { limit: 1 } } : {}) });
     }
     const described = `${label} by ${row.credential}${row.header !== '—' && row.header !== 'none' ? ` with ${row.header}` : ''}${describeOwners(row)}`;
     if (unnamed) {
@@ -214,7 +215,7 @@ function credentialOf(t: CheckContext, credential: PairRow['credential']): Crede
 function coverageLines(visit: PairsVisit, seed: number, explore: number): string[] {
   const { array, beyond, leftOut, unsent, visited } = visit;
   return [
-    `${array.pairs} pairs of ${Object.keys(PAIR_DIMENSIONS).length} dimensions visited in ${visited.length - visited.filter((v) => v.drawn).length} requests (seed ${seed}); ${array.meaningless.length} pairs have no meaning (an operation without that dimension, or a refusal that comes first)`,
+    `${array.pairs} pairs of ${Object.keys(PAIR_DIMENSIONS).length} dimensions visited in ${visited.length - visited.filter((v) => v.drawn).length} requests (seed ${seed}); ${array.meaningless.length} pairs are not asked (an operation without that dimension, a refusal that comes first, or a header of the catalogue on HEAD, which each meets on GET)`,
     `${beyond} rows drawn at random beyond them (--explore ${explore}): combinations of three values and more`,
     ...leftOut.map((gap) => `left out: ${gap.dimension} ${gap.value}: ${gap.why}`),
     ...unsent.map((line) => `not sent: ${line}`),
@@ -224,7 +225,7 @@ function coverageLines(visit: PairsVisit, seed: number, explore: number): string
 
 check(
   'GEN-3',
-  'every pair of what the run varies (operation, credential, header, owner, a body’s references, rows) meets in a request, and none yields a 5xx',
+  'every pair of what the run varies (operation, credential, method, header, owner, a body’s references, rows) meets in a request, and none yields a 5xx',
   async (t) => {
     const visit = await visitPairs(t);
     t.noteExplored(coverageLines(visit, t.run.seed, t.run.explore));

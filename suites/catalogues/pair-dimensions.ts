@@ -8,12 +8,17 @@ import type { Row } from '../pairs/covering-array.js';
  * request header), a retrieval that forgets the account (an operation × the other account), a
  * reference inside a body looked up without the account (a body's reference × the other account),
  * an empty collection (a field × its empty value). Data, not code: a value is one word here, its
- * request is built in the suite, and docs/coverage.md lists the pairs.
+ * request is built in the suite, and docs/coverage.md lists the pairs. A read is asked by GET or
+ * HEAD: a HEAD answered by another path than its GET (a credential state × the method).
  */
 // '—': the value of a dimension the operation has no use for.
 export const PAIR_DIMENSIONS = {
   operation: ['list a collection', 'retrieve an item', 'list the keys', 'retrieve a key', 'create a submission'],
   credential: ['the main key', "the other account's key", 'no key', 'a malformed header', 'an unknown key'],
+  // How a read is asked: HTTP gives HEAD the meaning of GET without the body (RFC 9110, 9.3.2), and a
+  // gateway or framework may answer it by a path of its own (a health check's rule, a HEAD route made
+  // from the GET's) that forgets what the GET checks.
+  method: ['GET', 'HEAD', '—'],
   // The request headers of HTTP that change an answer (suites/catalogues/request-headers.ts), on reads.
   header: ['none', 'If-None-Match: *', 'Range: bytes=0-9', 'Accept: application/xml', '—'],
   // Of the object the path names: a retrieval's item or key.
@@ -33,6 +38,7 @@ export type PairDimensions = typeof PAIR_DIMENSIONS;
 export const PAIR_FEEDS: Readonly<Record<keyof PairDimensions, readonly ClauseId[]>> = {
   operation: ['GEN-3', 'AUTH-6'],
   credential: ['AUTH-1', 'AUTH-2', 'AUTH-3'],
+  method: ['AUTH-1', 'AUTH-2', 'AUTH-3', 'AUTH-6'],
   header: ['GEN-1', 'AUTH-1', 'AUTH-2', 'AUTH-3'],
   owner: ['AUTH-6'],
   workspace: ['AUTH-6'],
@@ -57,7 +63,10 @@ const OWN = "the actor's own";
 export function meaningful(row: PairRow): boolean {
   const read = READS.has(row.operation);
   const submit = row.operation === 'create a submission';
-  if ((row.header === '—') !== !read) return false;
+  if ((row.header === '—') !== !read || (row.method === '—') !== !read) return false;
+  // HEAD goes without a header of the catalogue: each header meets each credential on a GET, whose
+  // answer its entry is judged by (a HEAD has no body), and HEAD meets each credential and operation.
+  if (row.method === 'HEAD' && row.header !== 'none') return false;
   if ((row.owner === '—') !== !RETRIEVALS.has(row.operation)) return false;
   if ((row.workspace === '—') !== !submit || (row.taxonomy === '—') !== !submit || (row.rows === '—') !== !submit) return false;
   const live = LIVE.has(row.credential);

@@ -3,9 +3,14 @@ import { idsOf, type CheckContext, type HttpResponse } from '../../src/kit.js';
 // One list as each account's key sees it, and the item both are shown: what AUTH-6's list checks
 // share, before the run writes (suites/auth.suite.ts) and after (suites/after-writes.suite.ts).
 
-/** A list's first page as one account sees it; null when it is no list page (other clauses judge that). */
-export async function listAs(t: CheckContext, path: string, auth: 'main' | 'other'): Promise<{ res: HttpResponse; items: unknown[] } | null> {
-  const res = await t.http.get(path, { auth, query: { limit: 100 } });
+/** A list's first page as one account sees it, `query` besides; null when it is no list page (other clauses judge that). */
+export async function listAs(
+  t: CheckContext,
+  path: string,
+  auth: 'main' | 'other',
+  query: Readonly<Record<string, string>> = {},
+): Promise<{ res: HttpResponse; items: unknown[] } | null> {
+  const res = await t.http.get(path, { auth, query: { ...query, limit: 100 } });
   const items = (res.json as { items?: unknown } | undefined)?.items;
   return res.status === 200 && Array.isArray(items) ? { res, items } : null;
 }
