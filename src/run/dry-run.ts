@@ -40,7 +40,7 @@ function pairsLine(estimates: RequestEstimates, input: DryRunInput, strength: St
   if (whole.checks === 0) return [];
   const array = sent(estimate(pairs, input, 1, { ...strength, explore: 0 }));
   return [
-    `pairs: every pair of what the run varies (operation, credential, header, owners, rows) in about ${array} requests, ` +
+    `pairs: every pair of what the run varies (operation, credential, method, header, owners, rows) in about ${array} requests, ` +
       `a covering array of strength 2 drawn from the seed, and about ${sent(whole) - array} for rows drawn beyond it (--explore ${strength.explore})`,
   ];
 }
