@@ -18,6 +18,7 @@ import {
 } from '../src/kit.js';
 import { CREDENTIAL_CARRIERS } from './catalogues/credential-carriers.js';
 import { KEY_SPELLINGS, oneCharacterChanged } from './catalogues/key-spellings.js';
+import { describeRefusedQuery, refusedQueryAt } from './catalogues/refused-queries.js';
 import { idsAs, listAs, sharedItem } from './support/cross-account.js';
 import { allInOrder } from './support/in-order.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
@@ -84,6 +85,11 @@ function representativeEndpoints(t: CheckContext): Endpoint[] {
   return [{ method: 'GET' as const, path: PROBE_PATH }, ...(retrieval ? [retrieval] : []), ...(creation ? [creation] : [])];
 }
 
+/** The list paths of the document and the profile. */
+function listPaths(t: CheckContext): Set<string> {
+  return new Set(Object.values(collections(t.profile)).flatMap((c) => (c.list ? [c.list] : [])));
+}
+
 async function send(
   t: CheckContext,
   endpoint: Endpoint,
@@ -142,11 +148,21 @@ const withoutHeader = (t: CheckContext) =>
     const own = pool.length > 0 || t.run.readOnly ? null : await t.attempt(() => t.keys.forCheck('carried'));
     const carried = pool.length > 0 ? pool : own?.outcome === 'done' ? [own.value.secret] : [];
     try {
+      const lists = listPaths(t);
+      let listed = 0;
       for (const [index, endpoint] of everyEndpoint(t).entries()) {
-        const label = `[${endpoint.method}] ${endpoint.path} without an Authorization header`;
+        // A list carries a query it would refuse a live key, in turn (suites/catalogues/refused-queries.ts).
+        const refused = endpoint.method === 'GET' && lists.has(endpoint.path) ? refusedQueryAt(listed++, t.run.seed) : null;
+        const label = `[${endpoint.method}] ${endpoint.path} without an Authorization header${refused ? describeRefusedQuery(refused) : ''}`;
         const carrier = carried.length > 0 ? CREDENTIAL_CARRIERS[index % CREDENTIAL_CARRIERS.length]! : null;
-        if (!carrier) out.push(await send(t, endpoint, 'none', label));
-        else out.push(await send(t, endpoint, 'none', `${label}, a key of the run in ${carrier.name}`, carrier.carry(carried[index % carried.length]!)));
+        const carry = carrier ? carrier.carry(carried[index % carried.length]!) : {};
+        const query = { ...refused?.query, ...carry.query };
+        out.push(
+          await send(t, endpoint, 'none', carrier ? `${label}, a key of the run in ${carrier.name}` : label, {
+            ...(Object.keys(query).length > 0 ? { query } : {}),
+            ...(carry.headers ? { headers: carry.headers } : {}),
+          }),
+        );
       }
     } finally {
       if (own?.outcome === 'done') await t.keys.discard(own.value);
@@ -157,8 +173,14 @@ const withoutHeader = (t: CheckContext) =>
 const withMalformedHeader = (t: CheckContext) =>
   t.once('malformed header', async () => {
     const out: Probe[] = [];
+    const lists = listPaths(t);
     for (const endpoint of representativeEndpoints(t)) {
-      for (const { label, header } of malformedHeaders(t)) out.push(await send(t, endpoint, { header }, `[${endpoint.method}] ${endpoint.path} with ${label}`));
+      for (const [index, { label, header }] of malformedHeaders(t).entries()) {
+        // The list carries a query it would refuse a live key, in turn (suites/catalogues/refused-queries.ts).
+        const refused = endpoint.method === 'GET' && lists.has(endpoint.path) ? refusedQueryAt(index, t.run.seed) : null;
+        const what = `[${endpoint.method}] ${endpoint.path} with ${label}${refused ? describeRefusedQuery(refused) : ''}`;
+        out.push(await send(t, endpoint, { header }, what, refused ? { query: refused.query } : {}));
+      }
     }
     return out;
   });
@@ -168,10 +190,13 @@ const withMalformedHeader = (t: CheckContext) =>
 const withUnknownKey = (t: CheckContext) =>
   t.once('unknown key', async () => {
     const out: Probe[] = [];
-    for (const spelling of KEY_SPELLINGS) {
+    for (const [index, spelling] of KEY_SPELLINGS.entries()) {
       const key = spelling.spell(t.run.keys.main, t.run.keyPrefix);
       if (key === null) continue;
-      const probe = await send(t, { method: 'GET', path: PROBE_PATH }, { key, kind: 'invalid' }, `[GET] ${PROBE_PATH} with a real key, ${spelling.name}`);
+      // PROBE_PATH is a list: it carries a query it would refuse a live key, in turn.
+      const refused = refusedQueryAt(index, t.run.seed);
+      const label = `[GET] ${PROBE_PATH} with a real key, ${spelling.name}${describeRefusedQuery(refused)}`;
+      const probe = await send(t, { method: 'GET', path: PROBE_PATH }, { key, kind: 'invalid' }, label, { query: refused.query });
       out.push({ ...probe, formatOpen: spelling.lengthChanged });
     }
     return out;

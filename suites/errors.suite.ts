@@ -1,5 +1,6 @@
 import { check, snippet, type CheckContext, type HttpResponse, errorOf, isErrorEnvelope, type ErrorObject, fillPath, type CollectionName } from '../src/kit.js';
 import { names, submit, validSubmission, type ValidSubmission } from './support/submissions.js';
+import { retrievedResource } from './support/retrieval.js';
 
 // ERR: errors (API document, Errors). ERR-1, ERR-2, ERR-4 and ERR-6 are judged over every exchange
 // of the run (suites/run-wide.suite.ts); the checks here provoke errors for them to judge, and
@@ -72,21 +73,46 @@ check(
   { key: 'missing-param-code', values: ['absent'], writes: true },
 );
 
-/** An id that no resource has: recognisable in logs, and shaped like the ids listed where there are some. */
-function unknownIds(t: CheckContext, collection: CollectionName): string[] {
-  const listed = t.run.preflight.collections[collection]?.ids ?? [];
-  const ids = [`conformance-missing-${t.run.runId}`];
-  const sample = listed[0];
-  if (sample && sample.length > 6) ids.push(`${sample.slice(0, -6)}zz9zz9`);
-  return ids.filter((id) => !listed.includes(id));
+/** An id no resource of a collection has, and whether an answer 200 to it may yet be the resource it names. */
+interface UnknownId {
+  readonly id: string;
+  /** A 200 for it is no finding where it is the resource it names: its id member the one asked for. */
+  readonly mayExist: 'any 200' | 'the same id' | 'never';
 }
 
-/** GETs each unknown id at `template`; answers that are not 404 because the id exists after all are left out. */
+/**
+ * Ids no resource of the collection has, each shaped to meet a shortcut of a lookup: the run's own,
+ * recognisable in logs; a listed id's look-alike; a listed id with a character added (a lookup that
+ * reads a prefix or a fixed slot of the id: not where ids are digits alone, which a framework may
+ * cast to a number, as Rails' `find` does); and, where the preflight saw every item of the
+ * collection, an id the account lists under another collection (a lookup that forgets the kind).
+ */
+function unknownIds(t: CheckContext, collection: CollectionName): UnknownId[] {
+  const known = t.run.preflight.collections;
+  const listed = known[collection]?.ids ?? [];
+  const ids: UnknownId[] = [{ id: `conformance-missing-${t.run.runId}`, mayExist: 'never' }];
+  const sample = listed[0];
+  if (sample && sample.length > 6) ids.push({ id: `${sample.slice(0, -6)}zz9zz9`, mayExist: 'any 200' });
+  if (sample && !/^\d+$/.test(sample)) ids.push({ id: `${sample}x`, mayExist: 'the same id' });
+  const whole = known[collection]?.total === listed.length;
+  const otherKind = Object.entries(known)
+    .filter(([name]) => name !== collection && name !== 'apiKeys' && name !== 'submissions')
+    .flatMap(([, state]) => state?.ids ?? [])
+    .find((id) => !listed.includes(id));
+  if (whole && otherKind !== undefined) ids.push({ id: otherKind, mayExist: 'never' });
+  return ids.filter(({ id }) => !listed.includes(id));
+}
+
+/** GETs each unknown id at `template`; answers 200 that may be the resource the id names after all are left out. */
 async function missing(t: CheckContext, template: string, collection: CollectionName): Promise<HttpResponse[]> {
+  const idField = t.lists.endpoint(collection).idField ?? 'id';
   const out: HttpResponse[] = [];
-  for (const [index, id] of unknownIds(t, collection).entries()) {
+  for (const { id, mayExist } of unknownIds(t, collection)) {
     const res = await t.http.get(fillPath(template, id));
-    if (index > 0 && res.status === 200) continue; // the look-alike id exists after all
+    if (res.status === 200 && mayExist === 'any 200') continue;
+    // Served as the resource asked for: it exists after all. Another resource, under the id asked: a lookup's shortcut.
+    if (res.status === 200 && mayExist === 'the same id' && (retrievedResource(res.json, id, idField) as Record<string, unknown> | null)?.[idField] === id)
+      continue;
     out.push(res);
   }
   return out;
@@ -127,12 +153,20 @@ const OTHER_RETRIEVALS: readonly { collection: CollectionName; what: string }[] 
   { collection: 'picklists', what: 'picklist' },
 ];
 
+/** The answers to every unknown id at every other retrieval: asked once, judged by ERR-5 (status and type) and ERR-9 (body). */
+const otherMissing = (t: CheckContext) =>
+  t.once('other missing resources', async () => {
+    const out: { res: HttpResponse; what: string }[] = [];
+    for (const { collection, what } of OTHER_RETRIEVALS.filter(({ collection }) => t.lists.endpoint(collection).item !== null)) {
+      for (const res of await missing(t, t.lists.endpoint(collection).item!, collection)) out.push({ res, what });
+    }
+    return out;
+  });
+
 async function eachOtherMissing(t: CheckContext, judge: (res: HttpResponse, what: string) => void): Promise<void> {
-  const offered = OTHER_RETRIEVALS.filter(({ collection }) => t.lists.endpoint(collection).item !== null);
-  if (offered.length === 0) t.notApplicable('the profile declares no retrieval path besides the record one');
-  for (const { collection, what } of offered) {
-    for (const res of await missing(t, t.lists.endpoint(collection).item!, collection)) judge(res, what);
-  }
+  if (OTHER_RETRIEVALS.every(({ collection }) => t.lists.endpoint(collection).item === null))
+    t.notApplicable('the profile declares no retrieval path besides the record one');
+  for (const { res, what } of await otherMissing(t)) judge(res, what);
 }
 
 check(
@@ -155,7 +189,7 @@ check(
       ensureNullCodeAndParam(t, res, error, what);
     });
   },
-  { key: 'code-and-param-null', states: ['deleted'] },
+  { key: 'code-and-param-null', judges: ['ERR-5'], states: ['deleted'] },
 );
 
 check(

@@ -2,6 +2,7 @@ import { CLAUSE_IDS, type ClauseId } from '../../src/clauses/catalogue.js';
 import { RUN_WIDE_JUDGES } from '../../src/judge/run-wide.js';
 import { CREDENTIAL_CARRIERS } from '../../suites/catalogues/credential-carriers.js';
 import { KEY_SPELLINGS } from '../../suites/catalogues/key-spellings.js';
+import { REFUSED_QUERIES } from '../../suites/catalogues/refused-queries.js';
 import { REQUEST_HEADERS } from '../../suites/catalogues/request-headers.js';
 import { JSON_VALUES } from '../../suites/catalogues/json-values.js';
 import { PAGE_OFFSETS } from '../../suites/catalogues/page-offsets.js';
@@ -26,6 +27,12 @@ const CATALOGUES: readonly { readonly title: string; readonly where: string; rea
     title: 'Keys spelled otherwise',
     where: "`suites/catalogues/key-spellings.ts`: each made from the configured key after its first use and sent by AUTH-3's probe, every run",
     entries: KEY_SPELLINGS,
+  },
+  {
+    title: 'Queries a list refuses, carried by failed credentials',
+    where:
+      "`suites/catalogues/refused-queries.ts`: each carried in turn, turned by the seed, by the requests to a list of AUTH-1's probes without the header, AUTH-2's with a malformed header and AUTH-3's with a key spelled otherwise, every run, at no request more",
+    entries: REFUSED_QUERIES,
   },
   {
     title: 'Request headers HTTP defines',
