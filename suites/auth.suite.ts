@@ -18,7 +18,7 @@ import {
 } from '../src/kit.js';
 import { CREDENTIAL_CARRIERS } from './catalogues/credential-carriers.js';
 import { KEY_SPELLINGS, oneCharacterChanged } from './catalogues/key-spellings.js';
-import { describeRefusedQuery, refusedQueryAt } from './catalogues/refused-queries.js';
+import { describeRefusedQuery, refusedQueryAt, type RefusedQuery } from './catalogues/refused-queries.js';
 import { idsAs, listAs, sharedItem } from './support/cross-account.js';
 import { allInOrder } from './support/in-order.js';
 import { createSubmission, recordIfCreated, submit, SUBMISSIONS_PATH, validSubmission } from './support/submissions.js';
@@ -76,18 +76,25 @@ function everyEndpoint(t: CheckContext): Endpoint[] {
   return out;
 }
 
+/** Whether an endpoint reads a list of the document or the profile. */
+function isList(t: CheckContext, endpoint: Endpoint): boolean {
+  return endpoint.method === 'GET' && Object.values(collections(t.profile)).some((c) => c.list === endpoint.path);
+}
+
 /** A representative few for the malformed headers: a list, a retrieval, and key creation. */
 function representativeEndpoints(t: CheckContext): Endpoint[] {
   const all = everyEndpoint(t);
-  const lists = new Set(Object.values(collections(t.profile)).map((c) => c.list));
-  const retrieval = all.find((e) => e.method === 'GET' && !lists.has(e.path) && !e.path.includes(ABSENT_ID));
+  const retrieval = all.find((e) => e.method === 'GET' && !isList(t, e) && !e.path.includes(ABSENT_ID));
   const creation = all.find((e) => e.path === KEY_CREATION_PATH);
   return [{ method: 'GET' as const, path: PROBE_PATH }, ...(retrieval ? [retrieval] : []), ...(creation ? [creation] : [])];
 }
 
-/** The list paths of the document and the profile. */
-function listPaths(t: CheckContext): Set<string> {
-  return new Set(Object.values(collections(t.profile)).flatMap((c) => (c.list ? [c.list] : [])));
+/**
+ * The query the `index`th probe to a list carries in turn (suites/catalogues/refused-queries.ts):
+ * one a list refuses a live key; null for an endpoint that is no list.
+ */
+function refusedQueryOf(t: CheckContext, endpoint: Endpoint, index: number): RefusedQuery | null {
+  return isList(t, endpoint) ? refusedQueryAt(index, t.run.seed) : null;
 }
 
 async function send(
@@ -148,12 +155,11 @@ const withoutHeader = (t: CheckContext) =>
     const own = pool.length > 0 || t.run.readOnly ? null : await t.attempt(() => t.keys.forCheck('carried'));
     const carried = pool.length > 0 ? pool : own?.outcome === 'done' ? [own.value.secret] : [];
     try {
-      const lists = listPaths(t);
       let listed = 0;
       for (const [index, endpoint] of everyEndpoint(t).entries()) {
-        // A list carries a query it would refuse a live key, in turn (suites/catalogues/refused-queries.ts).
-        const refused = endpoint.method === 'GET' && lists.has(endpoint.path) ? refusedQueryAt(listed++, t.run.seed) : null;
-        const label = `[${endpoint.method}] ${endpoint.path} without an Authorization header${refused ? describeRefusedQuery(refused) : ''}`;
+        const refused = refusedQueryOf(t, endpoint, listed);
+        if (refused) listed++;
+        const label = `[${endpoint.method}] ${endpoint.path} without an Authorization header${describeRefusedQuery(refused)}`;
         const carrier = carried.length > 0 ? CREDENTIAL_CARRIERS[index % CREDENTIAL_CARRIERS.length]! : null;
         const carry = carrier ? carrier.carry(carried[index % carried.length]!) : {};
         const query = { ...refused?.query, ...carry.query };
@@ -173,12 +179,10 @@ const withoutHeader = (t: CheckContext) =>
 const withMalformedHeader = (t: CheckContext) =>
   t.once('malformed header', async () => {
     const out: Probe[] = [];
-    const lists = listPaths(t);
     for (const endpoint of representativeEndpoints(t)) {
       for (const [index, { label, header }] of malformedHeaders(t).entries()) {
-        // The list carries a query it would refuse a live key, in turn (suites/catalogues/refused-queries.ts).
-        const refused = endpoint.method === 'GET' && lists.has(endpoint.path) ? refusedQueryAt(index, t.run.seed) : null;
-        const what = `[${endpoint.method}] ${endpoint.path} with ${label}${refused ? describeRefusedQuery(refused) : ''}`;
+        const refused = refusedQueryOf(t, endpoint, index);
+        const what = `[${endpoint.method}] ${endpoint.path} with ${label}${describeRefusedQuery(refused)}`;
         out.push(await send(t, endpoint, { header }, what, refused ? { query: refused.query } : {}));
       }
     }
@@ -437,23 +441,21 @@ check(
         if (!list || !item) return [];
         const mine = idsOf((await t.lists.fetchPage(list, { limit: 100 })).page.items, idField ?? 'id');
         const theirs = await idsAs(t, list, 'other', idField ?? 'id');
-        const pairs: [string, 'main' | 'other'][] = [
-          ...spread(
-            mine.filter((id) => !theirs.includes(id)),
-            2,
-          ).map((id) => [id, 'other'] as [string, 'other']),
-          ...spread(
-            theirs.filter((id) => !mine.includes(id)),
-            2,
-          ).map((id) => [id, 'main'] as [string, 'main']),
-        ];
-        const answers: { name: string; id: string; as: 'main' | 'other'; read: boolean; res: HttpResponse }[] = [];
         // Each direction's second item is read by its own account just before (a state of the item):
         // a cache of items keyed by id alone, not by account, serves it to the other key only then.
-        const readFirst = new Set([...pairs.filter(([, as]) => as === 'other').slice(1, 2), ...pairs.filter(([, as]) => as === 'main').slice(1, 2)]);
-        for (const pair of pairs) {
-          const [id, as] = pair;
-          const read = readFirst.has(pair);
+        const probes = (ids: readonly string[], as: 'main' | 'other') => spread(ids, 2).map((id, index) => ({ id, as, read: index === 1 }));
+        const pairs = [
+          ...probes(
+            mine.filter((id) => !theirs.includes(id)),
+            'other',
+          ),
+          ...probes(
+            theirs.filter((id) => !mine.includes(id)),
+            'main',
+          ),
+        ];
+        const answers: { name: string; id: string; as: 'main' | 'other'; read: boolean; res: HttpResponse }[] = [];
+        for (const { id, as, read } of pairs) {
           if (read) await t.http.get(fillPath(item, id), { auth: as === 'other' ? 'main' : 'other' });
           answers.push({ name, id, as, read, res: await t.http.get(fillPath(item, id), { auth: as }) });
         }

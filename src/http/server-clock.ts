@@ -109,10 +109,9 @@ export class ServerClock {
 
   /** Learns from a logged exchange, where the API answered it with a `Date`. */
   observeExchange(exchange: Exchange): void {
-    const date = exchange.response && fromApi(exchange) ? dateOf(exchange.response.headers) : null;
-    if (date === null) return;
-    const sentAt = Date.parse(exchange.startedAt);
-    this.observe(date, sentAt, sentAt + exchange.durationMs);
+    if (!fromApi(exchange)) return;
+    const { date, sentAt } = answerTimes(exchange);
+    if (date !== null) this.observe(date, sentAt, sentAt + exchange.durationMs);
   }
 
   /**

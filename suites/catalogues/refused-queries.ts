@@ -31,7 +31,7 @@ export function refusedQueryAt(index: number, seed: number): RefusedQuery {
   return REFUSED_QUERIES[(index + seed) % REFUSED_QUERIES.length]!;
 }
 
-/** ` with page 0`, or nothing for no query: what a probe's label adds. */
-export function describeRefusedQuery(entry: RefusedQuery): string {
-  return Object.keys(entry.query).length === 0 ? '' : `, with ${entry.name}`;
+/** `, with page 0`, or nothing for no query (or none carried): what a probe's label adds. */
+export function describeRefusedQuery(entry: RefusedQuery | null): string {
+  return entry === null || Object.keys(entry.query).length === 0 ? '' : `, with ${entry.name}`;
 }
