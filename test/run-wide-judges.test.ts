@@ -39,6 +39,51 @@ describe('RATE-8 over the run log', () => {
   test('a Remaining that falls by one is fine', () => {
     expect(RUN_WIDE_JUDGES['RATE-8']([exchange(now, 50), exchange(now + 10, 49)], profile)).toEqual([]);
   });
+
+  // A key's sequential requests, each a read or a write, and the Remaining each took from the budget.
+  const sequence = (steps: readonly ('read' | 'write')[], cost: (step: 'read' | 'write', at: number) => number): Exchange[] => {
+    let remaining = 99;
+    return steps.map((step, at) => {
+      remaining -= at === 0 ? 0 : cost(step, at);
+      const write = { request: { method: 'POST', url: 'http://t/api/v1/submissions', headers: {} } };
+      return exchange(now + at * 10, remaining, step === 'write' ? write : {});
+    });
+  };
+  const reads = (n: number) => Array.from({ length: n }, () => 'read' as const);
+
+  test('writes that each take two from the budget, while reads take one, are a budget that counts a write twice', () => {
+    const steps = [...reads(30), 'write', 'read', 'write', 'read', 'write', 'read', 'write', 'read'] as const;
+    const violations = RUN_WIDE_JUDGES['RATE-8'](
+      sequence(steps, (step) => (step === 'write' ? 2 : 1)),
+      profile,
+    );
+    expect(violations).toHaveLength(4);
+    expect(violations[0]?.reason).toMatch(/\(POST \/api\/v1\/submissions answered 200\) .*every such request took 2 from the budget/);
+  });
+
+  test('another client taking from the budget now and then, even after every write of a few, is not judged', () => {
+    const steps = [...reads(30), 'write', 'read', 'write', 'read', 'write', 'read'] as const;
+    // Three writes, each with another client's request before it: fewer than four pairs of one kind.
+    expect(
+      RUN_WIDE_JUDGES['RATE-8'](
+        sequence(steps, (step) => (step === 'write' ? 2 : 1)),
+        profile,
+      ),
+    ).toEqual([]);
+    // Falls of two and three after the writes: not one same amount.
+    const uneven = sequence([...reads(30), 'write', 'write', 'write', 'write', 'write'], (step, at) => (step === 'write' ? 2 + (at % 2) : 1));
+    expect(RUN_WIDE_JUDGES['RATE-8'](uneven, profile)).toEqual([]);
+  });
+
+  test('where reads also often take more than one, a busy key shared with another client, writes that take two are not judged', () => {
+    const steps = [...reads(30), 'write', 'write', 'write', 'write', 'write'] as const;
+    expect(
+      RUN_WIDE_JUDGES['RATE-8'](
+        sequence(steps, (step, at) => (step === 'write' || at % 4 === 0 ? 2 : 1)),
+        profile,
+      ),
+    ).toEqual([]);
+  });
 });
 
 describe('PAG-1 over the run log', () => {

@@ -83,8 +83,8 @@ const isJsonObject = (text: string): boolean => {
   }
 };
 
-/** A pair of sequential requests of a key over which Remaining did not fall. */
-interface StuckPair {
+/** A pair of sequential requests of a key, and the Remaining each was answered with. */
+interface SequentialPair {
   readonly from: number;
   readonly to: number;
   readonly exchange: Exchange;
@@ -103,6 +103,40 @@ const RATE8_SAMPLES = {
 
 /** Share of sequential pairs whose Remaining did not fall, at most, for a budget kept precisely (a fixed window). */
 const PRECISE_WINDOW_STUCK_SHARE = 0.05;
+
+function append<T>(map: Map<string, T[]>, key: string, item: T): void {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
+}
+
+/** Sequential pairs of a kind, at the least, that must all fall by one same amount above one before RATE-8 reads the kind as counted more than once. */
+const OVERCOUNT_MIN_PAIRS = 4;
+
+/**
+ * Kinds of request each of which took the same amount above one from the budget, while the other
+ * kinds took one (almost) every time: a budget that counts a kind of request twice (a second
+ * limiter mounted on the writes, over the same bucket). A kind is the later request's route and
+ * the status it was answered: a limiter mounted behind a body parser never sees what the parser
+ * refuses. Another client on the key, or a request of another of the run's threads handled out of
+ * order, takes more now and then, on any route and by any amount; only a fall that is the same on
+ * every pair of a kind, four times at the least, and seldom anywhere else, is judged. A budget that
+ * refills (a token bucket, a sliding window) only makes falls smaller.
+ */
+function overcounted(pairs: readonly SequentialPair[]): Violation[] {
+  const byKind = new Map<string, SequentialPair[]>();
+  for (const pair of pairs) append(byKind, `${routeOf(pair.exchange)} answered ${pair.exchange.response!.status}`, pair);
+  const fall = ({ from, to }: SequentialPair) => from - to;
+  const uniform = [...byKind].filter(([, each]) => each.length >= OVERCOUNT_MIN_PAIRS && fall(each[0]!) > 1 && each.every((p) => fall(p) === fall(each[0]!)));
+  const others = [...byKind].filter(([kind]) => !uniform.some(([same]) => same === kind)).flatMap(([, each]) => each);
+  if (others.length < 20 || others.filter((p) => fall(p) > 1).length > others.length * PRECISE_WINDOW_STUCK_SHARE) return [];
+  return uniform.flatMap(([kind, each]) =>
+    each.map(({ from, to, exchange }) => ({
+      reason: `X-RateLimit-Remaining went from ${from} to ${to} over a sequential request (${kind}) in the same window: every such request took ${from - to} from the budget, while other requests took one`,
+      exchange,
+    })),
+  );
+}
 
 /** `GET /api/v1/picklists`: the method and the collection, the same for a list and its retrievals. */
 function routeOf(e: Exchange): string {
@@ -367,8 +401,16 @@ export const RUN_WIDE_JUDGES = {
     // Remaining never falls, while the others' does, is a budget that does not count that kind.
     const kinds = Object.keys(RATE8_SAMPLES) as (keyof typeof RATE8_SAMPLES)[];
     const tallies = new Map(
-      kinds.map((kind) => [kind, { stuck: new Map<string, StuckPair[]>(), fellOn: new Set<string>(), pairsOn: new Map<string, number>() }]),
+      kinds.map((kind) => [
+        kind,
+        {
+          stuck: new Map<string, SequentialPair[]>(),
+          fellOn: new Set<string>(),
+          pairsOn: new Map<string, number>(),
+        },
+      ]),
     );
+    const overcount = { pairs: [] as SequentialPair[] };
     for (const e of answered(log).filter(authenticated)) {
       const before = last.get(e.bucket);
       last.set(e.bucket, e);
@@ -379,21 +421,18 @@ export const RUN_WIDE_JUDGES = {
       const sequential = !before.overlapped && !e.overlapped && endedAt(before) <= Date.parse(e.startedAt);
       if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
       if (!plausible(before, a.reset)) continue;
+      overcount.pairs.push({ from: a.remaining, to: b.remaining, exchange: e });
       for (const kind of kinds) {
         const { stuck, fellOn, pairsOn } = tallies.get(kind)!;
         const part = RATE8_SAMPLES[kind](before, e);
-        // Another client on the key may take more; a Remaining that does not fall at all is the fault.
         pairsOn.set(part, (pairsOn.get(part) ?? 0) + 1);
-        if (b.remaining < a.remaining) fellOn.add(part);
-        else {
-          const pairs = stuck.get(part) ?? [];
-          pairs.push({ from: a.remaining, to: b.remaining, exchange: e });
-          stuck.set(part, pairs);
-        }
+        const pair = { from: a.remaining, to: b.remaining, exchange: e };
+        if (b.remaining >= a.remaining) append(stuck, part, pair);
+        else fellOn.add(part);
       }
     }
     // Worded once the whole log is read: whether Remaining fell anywhere is known only then.
-    const violations = (part: string, pairs: readonly StuckPair[], anywhere: boolean): Violation[] =>
+    const violations = (part: string, pairs: readonly SequentialPair[], anywhere: boolean): Violation[] =>
       pairs.map(({ from, to, exchange }) => ({
         reason: `X-RateLimit-Remaining went from ${from} to ${to} over a sequential request (${part}) in the same window, and never fell for ${anywhere ? 'such a request while it did for others' : 'any key of the run'}`,
         exchange,
@@ -401,6 +440,7 @@ export const RUN_WIDE_JUDGES = {
     const route = tallies.get('route')!;
     if (route.fellOn.size === 0) return [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false));
     const flagged = new Map<Exchange, Violation>();
+    for (const v of overcounted(overcount.pairs)) flagged.set(v.exchange, v);
     for (const kind of kinds) {
       const { stuck, fellOn, pairsOn } = tallies.get(kind)!;
       // A kind stuck twice or more and never seen falling, where every other kind falls (almost)
