@@ -113,6 +113,9 @@ function append<T>(map: Map<string, T[]>, key: string, item: T): void {
 /** Sequential pairs of a kind, at the least, that must all fall by one same amount above one before RATE-8 reads the kind as counted more than once. */
 const OVERCOUNT_MIN_PAIRS = 4;
 
+/** Share of the other kinds' pairs that fell by more than one, at most, for a key no other client shares. */
+const OTHER_CLIENT_SHARE = 0.05;
+
 /**
  * Kinds of request each of which took the same amount above one from the budget, while the other
  * kinds took one (almost) every time: a budget that counts a kind of request twice (a second
@@ -129,7 +132,7 @@ function overcounted(pairs: readonly SequentialPair[]): Violation[] {
   const fall = ({ from, to }: SequentialPair) => from - to;
   const uniform = [...byKind].filter(([, each]) => each.length >= OVERCOUNT_MIN_PAIRS && fall(each[0]!) > 1 && each.every((p) => fall(p) === fall(each[0]!)));
   const others = [...byKind].filter(([kind]) => !uniform.some(([same]) => same === kind)).flatMap(([, each]) => each);
-  if (others.length < 20 || others.filter((p) => fall(p) > 1).length > others.length * PRECISE_WINDOW_STUCK_SHARE) return [];
+  if (others.length < 20 || others.filter((p) => fall(p) > 1).length > others.length * OTHER_CLIENT_SHARE) return [];
   return uniform.flatMap(([kind, each]) =>
     each.map(({ from, to, exchange }) => ({
       reason: `X-RateLimit-Remaining went from ${from} to ${to} over a sequential request (${kind}) in the same window: every such request took ${from - to} from the budget, while other requests took one`,
@@ -401,16 +404,9 @@ export const RUN_WIDE_JUDGES = {
     // Remaining never falls, while the others' does, is a budget that does not count that kind.
     const kinds = Object.keys(RATE8_SAMPLES) as (keyof typeof RATE8_SAMPLES)[];
     const tallies = new Map(
-      kinds.map((kind) => [
-        kind,
-        {
-          stuck: new Map<string, SequentialPair[]>(),
-          fellOn: new Set<string>(),
-          pairsOn: new Map<string, number>(),
-        },
-      ]),
+      kinds.map((kind) => [kind, { stuck: new Map<string, SequentialPair[]>(), fellOn: new Set<string>(), pairsOn: new Map<string, number>() }]),
     );
-    const overcount = { pairs: [] as SequentialPair[] };
+    const pairs: SequentialPair[] = [];
     for (const e of answered(log).filter(authenticated)) {
       const before = last.get(e.bucket);
       last.set(e.bucket, e);
@@ -421,12 +417,13 @@ export const RUN_WIDE_JUDGES = {
       const sequential = !before.overlapped && !e.overlapped && endedAt(before) <= Date.parse(e.startedAt);
       if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
       if (!plausible(before, a.reset)) continue;
-      overcount.pairs.push({ from: a.remaining, to: b.remaining, exchange: e });
+      const pair = { from: a.remaining, to: b.remaining, exchange: e };
+      pairs.push(pair);
       for (const kind of kinds) {
         const { stuck, fellOn, pairsOn } = tallies.get(kind)!;
         const part = RATE8_SAMPLES[kind](before, e);
+        // Another client on the key may take more (`overcounted` judges that); a Remaining that does not fall at all is the fault.
         pairsOn.set(part, (pairsOn.get(part) ?? 0) + 1);
-        const pair = { from: a.remaining, to: b.remaining, exchange: e };
         if (b.remaining >= a.remaining) append(stuck, part, pair);
         else fellOn.add(part);
       }
@@ -440,7 +437,7 @@ export const RUN_WIDE_JUDGES = {
     const route = tallies.get('route')!;
     if (route.fellOn.size === 0) return [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false));
     const flagged = new Map<Exchange, Violation>();
-    for (const v of overcounted(overcount.pairs)) flagged.set(v.exchange, v);
+    for (const v of overcounted(pairs)) flagged.set(v.exchange, v);
     for (const kind of kinds) {
       const { stuck, fellOn, pairsOn } = tallies.get(kind)!;
       // A kind stuck twice or more and never seen falling, where every other kind falls (almost)
