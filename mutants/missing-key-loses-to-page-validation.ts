@@ -1,5 +1,5 @@
 import { defineMutant } from './mutant.js';
-import { pathOf, rewriteJson } from './support.js';
+import { listPaths, pathOf, rewriteJson } from './support.js';
 
 /**
  * The list routes validate their query in a schema step that a framework runs before the route's
@@ -13,19 +13,7 @@ export default defineMutant({
   collateral: ['AUTH-7'],
   modify: (reference) => {
     const { state } = reference;
-    const { paths } = state.profile;
-    const lists = new Set(
-      [
-        '/api/v1/workspaces',
-        '/api/v1/governance_models',
-        '/api/v1/records',
-        paths.taxonomies,
-        paths.fields,
-        paths.picklists,
-        paths.apiKeyList,
-        paths.submissionList,
-      ].filter((p): p is string => typeof p === 'string'),
-    );
+    const lists = new Set(listPaths(state.profile));
     rewriteJson(reference, (body, req, reply) => {
       if (reply.statusCode !== 401 || req.headers.authorization !== undefined || !lists.has(pathOf(req))) return body;
       const query = req.query as Record<string, unknown>;

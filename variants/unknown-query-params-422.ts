@@ -1,5 +1,6 @@
 import { invalidParam } from '../reference/errors.js';
 import { route } from '../reference/routes/list.js';
+import { listPaths } from '../mutants/support.js';
 import { defineVariant } from './variant.js';
 
 /**
@@ -15,17 +16,7 @@ export default defineVariant({
     const { paths, submissions } = reference.state.profile;
     const paging = ['page', 'limit'];
     const known = new Map<string, readonly string[]>();
-    for (const list of [
-      '/api/v1/workspaces',
-      '/api/v1/governance_models',
-      '/api/v1/records',
-      paths.taxonomies,
-      paths.fields,
-      paths.picklists,
-      paths.apiKeyList,
-    ]) {
-      if (list) known.set(`GET ${route(list)}`, paging);
-    }
+    for (const list of listPaths(reference.state.profile, { submissions: false })) known.set(`GET ${route(list)}`, paging);
     if (paths.submissionList) {
       const filters = submissions.listFilters ?? { workspace: 'workspace_id', taxonomy: 'taxonomy_id' };
       known.set(`GET ${route(paths.submissionList)}`, [...paging, ...[filters.workspace, filters.taxonomy].filter((f): f is string => typeof f === 'string')]);
