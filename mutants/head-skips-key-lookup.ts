@@ -11,7 +11,8 @@ export default defineMutant({
   description:
     'a HEAD request with a well-formed Bearer token that is no live key (unknown or revoked) is served 200, as the gateway forwards it with its own service key',
   breaks: { 'AUTH-3': 'fail' },
-  collateral: ['KEY-5'],
+  // A live key's HEAD is forwarded as the gateway's too: the other account's key reads the main account's items.
+  collateral: ['KEY-5', 'AUTH-6'],
   modify: (reference) => {
     const { store, profile } = reference.state;
     const account = store.accounts[0]!;

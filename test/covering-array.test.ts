@@ -37,10 +37,20 @@ describe('the covering array of the pairs', () => {
     ).toBe(true);
   });
 
+  test('whatever the seed, HEAD meets every credential on a read the document gives a GET, where the API cannot answer 405 first', () => {
+    const credentials = PAIR_DIMENSIONS.credential;
+    for (let seed = 1; seed <= 200; seed++) {
+      const rows = coveringArray(PAIR_DIMENSIONS, meaningful, seed).rows;
+      const missing = credentials.filter((c) => !rows.some((r) => r.method === 'HEAD' && r.credential === c && r.operation !== 'retrieve a key'));
+      expect(missing, `seed ${seed}`).toEqual([]);
+    }
+  });
+
   test('pairs no meaningful row holds are named, not silently dropped', () => {
     const array = coveringArray(PAIR_DIMENSIONS, meaningful, 1);
     expect(array.meaningless).toContain("credential=no key × owner=another account's");
     expect(array.meaningless).toContain('operation=list a collection × rows=empty');
+    expect(array.meaningless).toContain('operation=retrieve a key × method=HEAD');
   });
 });
 

@@ -40,6 +40,18 @@ describe('RATE-8 over the run log', () => {
     expect(RUN_WIDE_JUDGES['RATE-8']([exchange(now, 50), exchange(now + 10, 49)], profile)).toEqual([]);
   });
 
+  test('a kind whose Remaining never falls is judged on stuck pairs of two checks: one check sends its requests at one moment of a budget that may refill then', () => {
+    // Thirty reads that fall by one, then two HEAD reads that do not.
+    const log = (checks: readonly [string, string]) => {
+      const reads = Array.from({ length: 30 }, (_, at) => exchange(now + at * 10, 99 - at, { check: 'lists' }));
+      const head = (at: number, check: string) =>
+        exchange(now + 400 + at * 10, 70, { check, request: { method: 'HEAD', url: 'http://t/api/v1/workspaces', headers: {} } });
+      return [...reads, head(0, checks[0]), exchange(now + 405, 70, { check: 'lists' }), head(1, checks[1])];
+    };
+    expect(RUN_WIDE_JUDGES['RATE-8'](log(['pairs', 'pairs']), profile)).toEqual([]);
+    expect(RUN_WIDE_JUDGES['RATE-8'](log(['pairs', 'walks']), profile)).toHaveLength(2);
+  });
+
   // A key's sequential requests, each a read or a write, and the Remaining each took from the budget.
   const sequence = (steps: readonly ('read' | 'write')[], cost: (step: 'read' | 'write', at: number) => number): Exchange[] => {
     let remaining = 99;

@@ -442,13 +442,17 @@ export const RUN_WIDE_JUDGES = {
       const { stuck, fellOn, pairsOn } = tallies.get(kind)!;
       // A kind stuck twice or more and never seen falling, where every other kind falls (almost)
       // every time: a budget that refills between requests (a token bucket, a sliding window) leaves
-      // sparse kinds stuck by chance, and is not judged kind by kind.
+      // sparse kinds stuck by chance, and is not judged kind by kind. The stuck pairs come from two
+      // checks at the least: one check sends its requests together, at one moment of the budget's
+      // life, and a sliding log whose requests of a window before leave it one by one then leaves
+      // them all stuck (the pairs' HEAD reads, a kind no other check sends).
       const total = [...pairsOn.values()].reduce((x, y) => x + y, 0);
       const allStuck = [...stuck.values()].reduce((x, y) => x + y.length, 0);
       for (const [part, pairs] of stuck) {
         const othersPairs = total - (pairsOn.get(part) ?? 0);
         const othersStuck = allStuck - pairs.length;
-        if (fellOn.has(part) || pairs.length < 2 || othersPairs < 20 || othersStuck > othersPairs * PRECISE_WINDOW_STUCK_SHARE) continue;
+        const checks = new Set(pairs.map(({ exchange }) => exchange.check)).size;
+        if (fellOn.has(part) || pairs.length < 2 || checks < 2 || othersPairs < 20 || othersStuck > othersPairs * PRECISE_WINDOW_STUCK_SHARE) continue;
         for (const v of violations(part, pairs, true)) if (!flagged.has(v.exchange)) flagged.set(v.exchange, v);
       }
     }
