@@ -13,11 +13,6 @@ export default defineConfig({
     // without Node's start. Measured on two cores, Node 24, minutes apart: 622 and 686 CPU-seconds
     // with threads, 705 and 730 with processes.
     pool: 'threads',
-    // A thread serves file after file, its modules loaded once: no test leaves state in a module of
-    // src/ that another reads (the product's runs are run hosts of their own, test/support/run-host.ts;
-    // the one test that sets environment variables puts them back). Measured on two cores, Node 24:
-    // 298 s and 571 CPU-seconds, against 307 s and 590 with a fresh thread a file (import 12 s, not 46).
-    isolate: false,
     // Four files at a time on two cores: the three matrices (most of the CPU) and beside them one
     // of the files that mostly wait in real time, in the order test/support/sequencer.ts gives, so
     // that the waiting overlaps the matrices instead of making a tail of its own. Measured: 312 s
