@@ -29,11 +29,15 @@ function busyLoop(): ChildProcess {
   return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 }
 
+/** The `npm test` under way, in a process group of its own: a signal to the stress run ends it whole. */
+let current: ChildProcess | null = null;
+
 /** One `npm test`: its exit status, its whole output and how long it took. */
 function npmTest(): Promise<{ code: number; output: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', ['test', ...(positionals.length > 0 ? ['--', ...positionals] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['test', ...(positionals.length > 0 ? ['--', ...positionals] : [])], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    current = child;
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -49,10 +53,24 @@ function failedTests(output: string): string[] {
 
 const busy = values.busy ? busyLoop() : null;
 const stop = () => busy?.kill('SIGKILL');
-process.once('SIGINT', () => {
-  stop();
-  process.exit(130);
-});
+// Ctrl-C, a kill or a closed terminal: the busy loop and the npm test under way (its whole group) end with the stress run.
+for (const [signal, status] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+] as const) {
+  process.once(signal, () => {
+    stop();
+    if (current?.pid !== undefined) {
+      try {
+        process.kill(-current.pid, 'SIGTERM');
+      } catch {
+        // Ended already.
+      }
+    }
+    process.exit(status);
+  });
+}
 const failures = new Map<string, number>();
 let green = 0;
 try {
