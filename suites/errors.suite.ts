@@ -88,10 +88,11 @@ interface UnknownId {
 
 /**
  * Ids no resource of the collection has, each shaped to meet a shortcut of a lookup: the run's own,
- * recognisable in logs; a listed id's look-alike; a listed id with a character added (a lookup that
- * reads a prefix or a fixed slot of the id: not where ids are digits alone, which a framework may
- * cast to a number, as Rails' `find` does); and, where the preflight saw every item of the
- * collection, an id the account lists under another collection (a lookup that forgets the kind).
+ * recognisable in logs, also holding a `%` (a lookup that decodes the id twice); a listed id's
+ * look-alike; a listed id with a character added (a lookup that reads a prefix or a fixed slot of
+ * the id: not where ids are digits alone, which a framework may cast to a number, as Rails' `find`
+ * does); and, where the preflight saw every item of the collection, an id the account lists under
+ * another collection (a lookup that forgets the kind).
  */
 function unknownIds(t: CheckContext, collection: CollectionName): UnknownId[] {
   const known = t.run.preflight.collections;
