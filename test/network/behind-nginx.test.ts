@@ -7,6 +7,7 @@ import type { ConformanceDocument } from '../../src/report/document.js';
 import { readReport, runCli, type CliResult } from '../support/cli.js';
 import { explainRun } from '../support/explain-run.js';
 import { NGINX, startNginx, type RunningNginx } from '../support/front-ends/nginx.js';
+import { FRONT_END_WINDOW_SECONDS } from '../support/front-ends/index.js';
 
 // A conformant server behind a real front end: Debian's nginx as a reverse proxy with the
 // settings a deployment commonly keeps (gzip for JSON, keep-alive to the upstream, merge_slashes,
@@ -27,7 +28,7 @@ let runMs = 0;
 beforeAll(async () => {
   if (SKIP) return;
   if (MISSING) throw new Error(MISSING);
-  reference = await startReference({ windowSeconds: 1 });
+  reference = await startReference({ windowSeconds: FRONT_END_WINDOW_SECONDS });
   nginx = await startNginx(reference.url);
   const profileFile = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
   writeFileSync(profileFile, JSON.stringify(reference.profile));

@@ -6,7 +6,7 @@ import { startReference } from '../../reference/server.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 import { readReport, runCli, type CliResult } from '../support/cli.js';
 import { explainRun } from '../support/explain-run.js';
-import { FRONT_ENDS, type FrontEndName } from '../support/front-ends/index.js';
+import { FRONT_END_WINDOW_SECONDS, FRONT_ENDS, type FrontEndName } from '../support/front-ends/index.js';
 
 // Tolerance on real stacks: the reference behind each front end users put an API behind, from
 // Debian's packages, with its defaults and an operator's usual proxy lines (test/support/front-ends/).
@@ -46,7 +46,7 @@ function runBehind(name: FrontEndName): Promise<StackRun> {
   let run = runs.get(name);
   if (!run) {
     run = (async () => {
-      const reference = await startReference({ windowSeconds: 1 });
+      const reference = await startReference({ windowSeconds: FRONT_END_WINDOW_SECONDS });
       running.push(reference);
       const profileFile = join(mkdtempSync(join(tmpdir(), 'profile-')), 'profile.json');
       writeFileSync(profileFile, JSON.stringify(reference.profile));
