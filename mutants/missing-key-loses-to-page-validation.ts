@@ -1,5 +1,6 @@
 import { defineMutant } from './mutant.js';
-import { listPaths, pathOf, rewriteJson } from './support.js';
+import { collections } from '../src/target/collections.js';
+import { pathOf, rewriteJson } from './support.js';
 
 /**
  * The list routes validate their query in a schema step that a framework runs before the route's
@@ -13,7 +14,7 @@ export default defineMutant({
   collateral: ['AUTH-7'],
   modify: (reference) => {
     const { state } = reference;
-    const lists = new Set(listPaths(state.profile));
+    const lists = new Set(Object.values(collections(state.profile)).map((c) => c.list));
     rewriteJson(reference, (body, req, reply) => {
       if (reply.statusCode !== 401 || req.headers.authorization !== undefined || !lists.has(pathOf(req))) return body;
       const query = req.query as Record<string, unknown>;

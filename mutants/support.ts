@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PathName, Profile } from '../src/profile/profile.js';
+import type { PathName } from '../src/profile/profile.js';
 import type { IncomingMessage } from 'node:http';
 import type { ReferenceApp } from '../reference/server.js';
 
@@ -45,14 +45,6 @@ export function beforeHandler(reference: ReferenceApp, hook: (req: FastifyReques
 /** Is this a list envelope? */
 export function isEnvelope(body: any): body is { items: any[]; has_more: boolean; total_count: number } {
   return typeof body === 'object' && body !== null && Array.isArray(body.items) && 'has_more' in body;
-}
-
-/** Every list path the profile offers, the document's three first, the submission list last (`submissions`: false leaves it out). */
-export function listPaths(profile: Profile, { submissions = true } = {}): string[] {
-  const { paths } = profile;
-  return ['/api/v1/workspaces', '/api/v1/governance_models', '/api/v1/records', paths.taxonomies, paths.fields, paths.picklists, paths.apiKeyList]
-    .concat(submissions ? [paths.submissionList] : [])
-    .filter((p): p is string => typeof p === 'string');
 }
 
 /** The path of a request without its query. */

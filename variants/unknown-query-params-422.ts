@@ -1,6 +1,6 @@
 import { invalidParam } from '../reference/errors.js';
 import { route } from '../reference/routes/list.js';
-import { listPaths } from '../mutants/support.js';
+import { collections } from '../src/target/collections.js';
 import { defineVariant } from './variant.js';
 
 /**
@@ -16,7 +16,9 @@ export default defineVariant({
     const { paths, submissions } = reference.state.profile;
     const paging = ['page', 'limit'];
     const known = new Map<string, readonly string[]>();
-    for (const list of listPaths(reference.state.profile, { submissions: false })) known.set(`GET ${route(list)}`, paging);
+    // Every list but the submission list, whose filters it knows besides (below).
+    for (const { name, list } of Object.values(collections(reference.state.profile)))
+      if (list && name !== 'submissions') known.set(`GET ${route(list)}`, paging);
     if (paths.submissionList) {
       const filters = submissions.listFilters ?? { workspace: 'workspace_id', taxonomy: 'taxonomy_id' };
       known.set(`GET ${route(paths.submissionList)}`, [...paging, ...[filters.workspace, filters.taxonomy].filter((f): f is string => typeof f === 'string')]);
