@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { referenceProfile } from '../reference/server.js';
-import { countingDown, startHeartbeat } from '../src/run/heartbeat.js';
+import { countingDown, startHeartbeat, type Said } from '../src/run/heartbeat.js';
 import { slowReference, spawnConformance } from './support/spawned.js';
 
 // Issue 23: a run never goes silent in a CI log while it waits; what it says it waits for is true.
@@ -76,10 +76,21 @@ describe('the heartbeat', () => {
     }
   });
 
-  test('counts down: a rise of the estimate within its noise keeps the figure last said; a larger rise is said', () => {
+  test('counts down one second a second: an estimate above the countdown by less than a quarter keeps it going; a larger rise, or a fall, is said', () => {
     const said: (number | null)[] = [];
-    let last: number | null = null;
-    for (const estimate of [null, 40, 37, 38.5, 36, 39, 60, 58]) said.push((last = countingDown(last, estimate)));
-    expect(said).toEqual([null, 40, 37, 37, 36, 36, 60, 58]);
+    let last: Said | null = null;
+    // [estimate, ms since the start]: readings a second apart, then a reading 3 s later.
+    const readings: [number | null, number][] = [
+      [null, 0],
+      [40, 1000],
+      [37, 2000],
+      [38.5, 3000], // above 36 by 2.5, within a quarter: 36
+      [35, 4000], // above 35? equal: said
+      [47, 7000], // 3 s later: above 32 by 15, more than a quarter: news
+      [30, 8000], // a fall: said at once
+      [31, 9000], // above 29 by 2: 29
+    ];
+    for (const [estimate, at] of readings) said.push((last = countingDown(last, estimate, at))?.s ?? null);
+    expect(said).toEqual([null, 40, 37, 36, 35, 47, 30, 29]);
   });
 });

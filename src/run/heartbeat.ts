@@ -71,10 +71,11 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
       options.io.err(line);
     },
   };
-  let said: number | null = null;
+  let said: Said | null = null;
   const tick = () => {
     const waits = options.waits();
-    const left = (said = countingDown(said, remainingS()));
+    said = countingDown(said, remainingS(), now());
+    const left = said?.s ?? null;
     const run = left === null ? '' : `; the run needs about ${formatS(left)} more`;
     if (options.live) {
       if (waits.length === 0) return erase();
@@ -103,21 +104,32 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   };
 }
 
-/**
- * The remaining time as the heartbeat says it: a countdown. The estimate may rise a little between
- * two readings with no news behind it (a window's end is read before the next window's first
- * answer; a check sent a few requests more than planned; whole seconds round), and a line that
- * said 37 s and then 38 s would tell a reader the run fell behind. A rise within the noise (`riseNoise`) of the
- * figure last said keeps that figure; a larger one is news, and is said.
- */
-export function countingDown(last: number | null, estimate: number | null): number | null {
-  if (estimate === null || last === null || estimate <= last) return estimate;
-  return estimate - last <= riseNoise(last) ? last : estimate;
+/** A figure of the remaining time as the heartbeat said it, in seconds, and when (ms). */
+export interface Said {
+  readonly s: number;
+  readonly at: number;
 }
 
-/** A rise of the estimate that is not news: two seconds, or a tenth of the figure (the estimate is good to a quarter). */
-function riseNoise(lastS: number): number {
-  return Math.max(2, lastS / 10);
+/**
+ * The remaining time as the heartbeat says it: a countdown, one second a second from the figure
+ * last said. The estimate moves by more than the clock between two readings with no news behind
+ * it (a window's end is read before the next window's first answer; a check sent a few requests
+ * more than planned; whole seconds round), and a line that said 47 s and, three seconds later,
+ * 50 s would tell a reader the run fell behind. An estimate above the countdown by no more than its
+ * accuracy (`riseNoise`: it is good to a quarter) keeps the countdown going; a larger rise is news,
+ * and is said; an estimate below the countdown is said at once.
+ */
+export function countingDown(last: Said | null, estimate: number | null, now: number): Said | null {
+  if (estimate === null) return null;
+  if (last === null) return { s: estimate, at: now };
+  const expected = Math.max(0, last.s - Math.max(0, now - last.at) / 1000);
+  const keep = estimate > expected && estimate - expected <= riseNoise(expected);
+  return { s: keep ? expected : estimate, at: now };
+}
+
+/** A rise of the estimate over the countdown that is not news: two seconds, or a quarter of the figure. */
+function riseNoise(expectedS: number): number {
+  return Math.max(2, expectedS / 4);
 }
 
 /** The longest wait first: "waiting 14 s more for the rate-limit window (the main key), 6 s so far, until 12:00:14 UTC". */
