@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 // `npm run stress -- [--runs N] [--busy] [--out DIR] [-- vitest args]`: the whole `npm test` N times
 // in a row, with `--busy` beside a busy loop on one core (a CI machine that runs something else too),
-// keeping the whole log of every run that failed. A test that fails once here is a bug: fix its
+// keeping the whole log of every run that failed and its tests' scratch folder (the reports of the
+// runs the tests made: a failed test names its run's report there). A test that fails once here is a bug: fix its
 // cause, never its tolerance alone. Prints one line a run and a summary of the tests that failed.
 
 const { values, positionals } = parseArgs({
@@ -36,7 +37,12 @@ let current: ChildProcess | null = null;
 function npmTest(): Promise<{ code: number; output: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', ['test', ...(positionals.length > 0 ? ['--', ...positionals] : [])], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['test', ...(positionals.length > 0 ? ['--', ...positionals] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      // The tests' scratch folder outlives the run (test/support/global-setup.ts), for a red run's reports.
+      env: { ...process.env, KEEP_TEST_TMP: '1' },
+    });
     current = child;
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -71,18 +77,43 @@ for (const [signal, status] of [
     process.exit(status);
   });
 }
+/** The scratch folder the run's global teardown kept ("test scratch kept in DIR"); null when it says none. */
+function scratchOf(output: string): string | null {
+  return /test scratch kept in (\S+)/.exec(output)?.[1] ?? null;
+}
+
+/** A copy of a red run's scratch folder: its files, not its sockets, nor what a front end's user kept to itself. */
+function keepScratch(from: string, to: string): void {
+  const regular = (path: string): boolean => {
+    try {
+      const stat = lstatSync(path);
+      return stat.isFile() || stat.isDirectory() || stat.isSymbolicLink();
+    } catch {
+      return false;
+    }
+  };
+  try {
+    cpSync(from, to, { recursive: true, filter: regular });
+  } catch (error) {
+    process.stdout.write(`  (the scratch folder was copied in part: ${(error as Error).message})\n`);
+  }
+}
+
 const failures = new Map<string, number>();
 let green = 0;
 try {
   for (let i = 1; i <= runs; i++) {
     const { code, output, ms } = await npmTest();
     const failed = failedTests(output);
+    const scratch = scratchOf(output);
     if (code === 0) green++;
     else {
       const log = join(out, `run-${i}.log`);
       writeFileSync(log, output);
+      if (scratch !== null) keepScratch(scratch, join(out, `run-${i}-scratch`));
       for (const name of failed.length > 0 ? failed : ['(no test named: see the log)']) failures.set(name, (failures.get(name) ?? 0) + 1);
     }
+    if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
     process.stdout.write(
       `run ${i} of ${runs}${busy ? ' (beside a busy core)' : ''}: ${code === 0 ? 'green' : `red, log in ${join(out, `run-${i}.log`)}`} in ${Math.round(ms / 1000)} s\n`,
     );

@@ -17,6 +17,8 @@ interface SharedRun {
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** Where the run wrote its report: a failed test names it. */
+  readonly reportDir: string;
 }
 
 /** One run a group, started by the first of its variants' tests and awaited by the others. */
@@ -48,7 +50,10 @@ async function expectTolerated(name: VariantName, shared: ReturnType<typeof shar
   const run = await shared.runOf(group);
   const sharing = group.map((member) => variantNamed(member));
   const withOthers = group.length > 1 ? ` (sharing a run with ${group.filter((member) => member !== name).join(', ')})` : '';
-  expect(judgeTolerance(variantNamed(name), run.report, { ...options, sharing }).falseFindings, `${name} got a false verdict${withOthers}`).toEqual([]);
+  expect(
+    judgeTolerance(variantNamed(name), run.report, { ...options, sharing }).falseFindings,
+    `${name} got a false verdict${withOthers}; the run's report: ${run.reportDir} (npm run stress keeps it)`,
+  ).toEqual([]);
   expect(run.report.verdict, withOthers).toBe('conformant');
   // -1: killed at runCli's deadline, still running; its last output says where it stood.
   expect(run.exitCode, `the run's exit status; its last output:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`).toBe(0);
