@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { reapWithTests, stoppedWithTest } from './reaper.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -41,7 +42,10 @@ export interface RunningBlind {
 /** Starts a blind server on a free loopback port; resolves once it printed its address. */
 export async function startBlind(windowSeconds: number, name: BlindName = 'python'): Promise<RunningBlind> {
   const { command, server, profile } = BLIND[name];
-  const child = spawn(command, [server, '--port', '0', '--window-seconds', String(windowSeconds)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A group of its own that the tests' reaper kills if they are cancelled before they stop it (reaper.ts).
+  const child = spawn(command, [server, '--port', '0', '--window-seconds', String(windowSeconds)], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  reapWithTests(child.pid);
+  child.once('exit', () => stoppedWithTest(child.pid));
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const first = await new Promise<string>((resolve, reject) => {

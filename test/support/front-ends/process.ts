@@ -3,6 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reapWithTests, stoppedWithTest } from '../reaper.js';
 
 /** A front end running as a reverse proxy in front of an upstream, from its own temporary folder. */
 export interface RunningFrontEnd {
@@ -97,6 +98,8 @@ async function run(launch: FrontEndLaunch, dir: string, port: number): Promise<{
   const child = spawn(launch.binary, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', stdout, stderr], detached: true });
   closeSync(stdout);
   closeSync(stderr);
+  // Outside the tests' group: killed with them if they are cancelled before they stop it.
+  reapWithTests(child.pid);
   let exited: string | null = null;
   const exit = new Promise<void>((resolve) => {
     child.once('error', (error) => {
@@ -117,7 +120,7 @@ async function run(launch: FrontEndLaunch, dir: string, port: number): Promise<{
     }
     await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 50))]);
   }
-  if (exited === null) await stop(child);
+  await stop(child);
   const output = ['stdout.log', 'stderr.log', launch.errorLog]
     .filter((file, i, all): file is string => file !== null && all.indexOf(file) === i)
     .map((file) => readIfThere(join(dir, file)).trim())
@@ -142,25 +145,28 @@ function answers(port: number): Promise<boolean> {
 
 /** SIGTERM to the front end, then SIGKILL to its whole process group if it lingers. */
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  if (child.pid === undefined) return;
   const pid = child.pid;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-  }, 5_000);
-  await exited;
-  clearTimeout(timer);
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
   // Workers the front end forked and left behind when it exited.
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
     // None left.
   }
+  stoppedWithTest(pid);
 }
 
 function readIfThere(file: string): string {
