@@ -3,7 +3,7 @@ import { referenceProfile } from '../reference/server.js';
 import { propertyBudget } from '../src/check/property-budget.js';
 import { poolSizeFor } from '../src/keys/pool-size.js';
 import { estimate, loadEstimates, strengthOf, type RequestEstimates } from '../src/run/estimates.js';
-import { remainingSeconds } from '../src/run/countdown.js';
+import { remainingSeconds, type Sent } from '../src/run/countdown.js';
 import { HEADERLESS_BURST, schedule, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
 import { CLIENT_ADDRESS_HEADERS } from '../suites/catalogues/request-headers.js';
 
@@ -109,8 +109,21 @@ describe('the estimate of the time left', () => {
     const half = ids.slice(0, ids.length / 2);
     const standing = { room: 0, untilResetS: 30 };
     const asPlannedLeft = remainingSeconds(plan, { finished: asPlanned(plan, half), sent: sentBy(plan, half), standing, waitS: 0 });
-    const halved = new Map(half.map((id) => [id, Math.floor(plan.perCheck.get(id)!.all / 2)]));
-    expect(remainingSeconds(plan, { finished: halved, sent: sentBy(plan, half) / 2, standing, waitS: 0 })).toBeLessThan(asPlannedLeft);
+    const halved = new Map(half.map((id) => [id, { all: Math.floor(plan.perCheck.get(id)!.all / 2), main: Math.floor(plan.perCheck.get(id)!.main / 2) }]));
+    const sentHalf = { all: sentBy(plan, half).all / 2, main: sentBy(plan, half).main / 2 };
+    expect(remainingSeconds(plan, { finished: halved, sent: sentHalf, standing, waitS: 0 })).toBeLessThan(asPlannedLeft);
+  });
+
+  test("a check under way that sends no request on the main key takes nothing off the main key's windows, so that its end adds none back", () => {
+    const plan = oneKey();
+    // A check whose requests go without a key or on another key, still under way, then finished, having sent them all.
+    const [id, planned] = [...plan.perCheck].find(([, c]) => c.main === 0 && c.all >= 8)!;
+    const sent = { all: plan.ownRequests + planned.all, main: plan.ownRequests };
+    const standing = { room: 0, untilResetS: 30 };
+    const underWay = remainingSeconds(plan, { finished: new Map(), sent, standing, waitS: 0 });
+    const finished = remainingSeconds(plan, { finished: new Map([[id, { all: planned.all, main: 0 }]]), sent, standing, waitS: 0 });
+    expect(finished).toBeLessThanOrEqual(underWay);
+    expect(underWay).toBe(remainingSeconds(plan, { finished: new Map(), sent: { all: plan.ownRequests, main: plan.ownRequests }, standing, waitS: 0 }));
   });
 
   test('a wait going on now, or a check still to wait a window out, is never said to be over before it is', () => {
@@ -119,19 +132,27 @@ describe('the estimate of the time left', () => {
       plan,
       [...plan.perCheck.keys()].filter((id) => id !== 'RATE-5/retry-after-honoured'),
     );
-    expect(remainingSeconds(plan, { finished: allButRate5, sent: 0, standing: { room: 100, untilResetS: 40 }, waitS: 0 })).toBeGreaterThanOrEqual(40);
     expect(
-      remainingSeconds(plan, { finished: asPlanned(plan, [...plan.perCheck.keys()]), sent: 0, standing: { room: 100, untilResetS: 40 }, waitS: 25 }),
+      remainingSeconds(plan, { finished: allButRate5, sent: { all: 0, main: 0 }, standing: { room: 100, untilResetS: 40 }, waitS: 0 }),
+    ).toBeGreaterThanOrEqual(40);
+    expect(
+      remainingSeconds(plan, {
+        finished: asPlanned(plan, [...plan.perCheck.keys()]),
+        sent: { all: 0, main: 0 },
+        standing: { room: 100, untilResetS: 40 },
+        waitS: 25,
+      }),
     ).toBeGreaterThanOrEqual(25);
   });
 });
 
 /** Checks finished, each having sent what the plan said. */
-function asPlanned(plan: Schedule, ids: readonly string[]): Map<string, number> {
-  return new Map(ids.map((id) => [id, plan.perCheck.get(id)!.all]));
+function asPlanned(plan: Schedule, ids: readonly string[]): Map<string, Sent> {
+  return new Map(ids.map((id) => [id, { all: plan.perCheck.get(id)!.all, main: plan.perCheck.get(id)!.main }]));
 }
 
 /** What those checks sent, as planned, with the run's own requests. */
-function sentBy(plan: Schedule, ids: readonly string[]): number {
-  return plan.ownRequests + ids.reduce((sum, id) => sum + plan.perCheck.get(id)!.all, 0);
+function sentBy(plan: Schedule, ids: readonly string[]): Sent {
+  const of = (kind: keyof Sent) => plan.ownRequests + ids.reduce((sum, id) => sum + plan.perCheck.get(id)![kind], 0);
+  return { all: of('all'), main: of('main') };
 }

@@ -25,9 +25,13 @@ export function remainingFor(basis: EstimateBasis | null, broker: Broker, record
   const now = suiteNow();
   const standings = buckets.map((bucket) => broker.pacer.standing(bucket));
   const resetAt = standings[0]?.resetAt ?? null;
+  const log = broker.log();
+  const since = log.slice(plan.sentBefore);
   return remainingSeconds(plan.schedule, {
-    sent: broker.log().length - plan.sentBefore,
-    finished: new Map(records.map((r) => [checkId(r), Object.values(r.requests ?? {}).reduce((sum, n) => sum + (n ?? 0), 0)])),
+    sent: { all: since.length, main: since.filter((e) => e.auth === 'main').length },
+    finished: new Map(
+      records.map((r) => [checkId(r), { all: Object.values(r.requests ?? {}).reduce((sum, n) => sum + (n ?? 0), 0), main: r.requests?.main ?? 0 }]),
+    ),
     standing: { room: standings.reduce((sum, x) => sum + x.room, 0), untilResetS: resetAt === null ? null : Math.max(0, (resetAt - now) / 1000) },
     waitS: Math.max(0, ...broker.waits().map((w) => (w.until - now) / 1000)),
   });
