@@ -144,13 +144,20 @@ describe('a run killed outright', () => {
     );
     try {
       await run.waitFor(/waiting \d+ s more for/, 60_000);
-      const live = await untilKeyLive(() => ref.live(), 120_000);
+      await untilKeyLive(() => ref.live(), 120_000);
       // The provisional report is written again at most once a second as the ledger changes: the
-      // kill comes once it names every live key (waited for, not slept: a loaded machine writes later).
+      // kill comes once it names every key live at that moment (waited for, not slept: a loaded
+      // machine writes later). Read again at each look: a key live at the first look may have been
+      // deleted by its check since, and the report rightly no longer names it (a stress run waited
+      // 30 s for KEY-4's key, deleted meanwhile).
+      let live: string[] = [];
       await vi.waitFor(
         () => {
+          const now = ref.live();
+          expect(now.length).toBeGreaterThan(0);
           const provisional = readFileSync(join(reportDir, 'summary.md'), 'utf8');
-          for (const name of live) expect(provisional).toContain(name);
+          for (const name of now) expect(provisional).toContain(name);
+          live = now;
         },
         { timeout: 30_000, interval: REFRESH_EVERY_MS / 4 },
       );
