@@ -1,5 +1,5 @@
 import { ledgerEntry } from '../broker/ledger.js';
-import type { HttpResponse } from '../http/client.js';
+import type { Credential, HttpResponse } from '../http/client.js';
 import { KEY_PROPAGATION_MS, type FirstUse } from '../keys/identify.js';
 import { KEY_CREATION_PATH } from '../keys/paths.js';
 import { adoptKey, postKey, type RunKeyPort } from '../keys/run-key.js';
@@ -175,14 +175,14 @@ export class CheckKeys {
     }
   }
 
-  /** Reads the key list page by page (the profile's list path) until has_more is false. */
-  async list(maxPages = 20): Promise<KeyListPage[]> {
+  /** Reads the key list page by page (the profile's list path) until has_more is false, with the run's key or `auth`. */
+  async list(maxPages = 20, auth?: Credential): Promise<KeyListPage[]> {
     const { t } = this;
     const path = t.profile.paths.apiKeyList;
     if (!path) t.notApplicable('the profile declares no key list path');
     const pages: KeyListPage[] = [];
     for (let page = 1; page <= maxPages; page++) {
-      const res = await t.http.get(path!, { query: { page, limit: 100 } });
+      const res = await t.http.get(path!, { query: { page, limit: 100 }, ...(auth !== undefined ? { auth } : {}) });
       t.ensure(res.status === 200, () => `the key list answered ${res.status}, expected 200`, res);
       const body = t.json(res) as { items?: unknown; has_more?: unknown };
       t.ensure(Array.isArray(body?.items), 'the key list response has no items array', res);
