@@ -10,7 +10,16 @@ import {
   SUBMISSION_CREATION_PATH,
 } from '../src/kit.js';
 import { oneCharacterChanged } from './catalogues/key-spellings.js';
-import { meaningful, PAIR_DIMENSIONS, type LeftOut, type PairDimensions, type PairRow } from './catalogues/pair-dimensions.js';
+import {
+  meaningful,
+  pairCost,
+  PAIR_DIMENSIONS,
+  PAIR_HEADERS,
+  shownPairs,
+  type LeftOut,
+  type PairDimensions,
+  type PairRow,
+} from './catalogues/pair-dimensions.js';
 import { REQUEST_HEADERS } from './catalogues/request-headers.js';
 import { coveringArray, drawnBeyond, type CoveringArray } from './pairs/covering-array.js';
 import { idsAs } from './support/cross-account.js';
@@ -104,7 +113,7 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
   const dimensions = Object.fromEntries(
     Object.entries(PAIR_DIMENSIONS).map(([name, values]) => [name, values.filter((value) => !out.has(`${name}=${value}`))]),
   ) as unknown as PairDimensions;
-  const array = coveringArray(dimensions, meaningful, t.run.seed);
+  const array = coveringArray(dimensions, meaningful, t.run.seed, shownPairs, pairCost);
 
   const visited: Visited[] = [];
   const unsent: string[] = [];
@@ -121,7 +130,7 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
       return id ?? '';
     };
     const credential = credentialOf(t, row.credential);
-    const headers = REQUEST_HEADERS.find((entry) => entry.name === row.header)?.headers ?? {};
+    const headers = PAIR_HEADERS[row.header] ?? REQUEST_HEADERS.find((entry) => entry.name === row.header)?.headers ?? {};
     const pick = <T>(list: readonly T[]) => list[(t.run.seed + index) % list.length]!;
     let label: string;
     let send: () => Promise<HttpResponse | null>;
@@ -144,17 +153,19 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
       const path =
         row.operation === 'list a collection'
           ? pick(lists).list!
-          : row.operation === 'list the keys'
-            ? profile.paths.apiKeyList!
-            : row.operation === 'retrieve a key'
-              ? fillPath(
-                  profile.paths.apiKey!,
-                  of(row.owner, (h) => h.keys),
-                )
-              : fillPath(
-                  item!.item!,
-                  of(row.owner, (h) => h.items),
-                );
+          : row.operation === 'an unknown path'
+            ? UNKNOWN_PATH
+            : row.operation === 'list the keys'
+              ? profile.paths.apiKeyList!
+              : row.operation === 'retrieve a key'
+                ? fillPath(
+                    profile.paths.apiKey!,
+                    of(row.owner, (h) => h.keys),
+                  )
+                : fillPath(
+                    item!.item!,
+                    of(row.owner, (h) => h.items),
+                  );
       label = `[${row.method}] ${path}`;
       send = () =>
         t.http.send({ method: row.method, path, auth: credential, headers, ...(row.operation === 'list a collection' ? { query: { limit: 1 } } : {}) });
@@ -171,13 +182,26 @@ async function visit(t: CheckContext): Promise<PairsVisit> {
   for (const [index, row] of array.rows.entries()) await sendRow(row, index, false);
   // The budget left over (`--explore`) draws stronger combinations at random: rows the array does
   // not hold, none that the main key may create (the run's submissions are the pairs' and the
-  // checks' own, within the cap).
-  const beyond = drawnBeyond(dimensions, (row) => meaningful(row) && !createsOwn(row), array.rows, t.run.explore * ROWS_PER_DRAW, t.run.seed);
+  // checks' own, within the cap), and each with a live key: a refused credential's row shows the
+  // credential's pairs alone (`shownPairs`), which the array holds already, and spends the budget
+  // per IP address (20 a minute), which AUTH-1's probes and RATE-7's burst fill. The second
+  // account's key, where there is one: its budget has room, where the main key's work sizes the pool.
+  const drawnBy = other ? "the other account's key" : 'the main key';
+  const beyond = drawnBeyond(
+    dimensions,
+    (row) => meaningful(row) && !createsOwn(row) && row.credential === drawnBy,
+    array.rows,
+    t.run.explore * ROWS_PER_DRAW,
+    t.run.seed,
+  );
   await t.exploring(async () => {
     for (const [index, row] of beyond.entries()) await sendRow(row, array.rows.length + index, true);
   });
   return { visited, array, beyond: beyond.length, leftOut, unsent };
 }
+
+/** A path under /api/v1/ that no API has: its answer is a 404 of the API's, or a credential's refusal. */
+const UNKNOWN_PATH = '/api/v1/conformance_no_such_collection';
 
 /** Rows drawn beyond the pairs for each sequence the explorer draws (`--explore`): a request each. */
 const ROWS_PER_DRAW = 3;

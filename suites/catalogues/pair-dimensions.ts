@@ -13,14 +13,17 @@ import type { Row } from '../pairs/covering-array.js';
  */
 // '—': the value of a dimension the operation has no use for.
 export const PAIR_DIMENSIONS = {
-  operation: ['list a collection', 'retrieve an item', 'list the keys', 'retrieve a key', 'create a submission'],
+  // An unknown path under /api/v1/ is a read too: its 404 is the API's, in JSON (GEN-1, ERR-1 over
+  // the whole run), whatever the request asks for, where a catch-all page of a framework may answer.
+  operation: ['list a collection', 'retrieve an item', 'list the keys', 'retrieve a key', 'an unknown path', 'create a submission'],
   credential: ['the main key', "the other account's key", 'no key', 'a malformed header', 'an unknown key'],
   // How a read is asked: HTTP gives HEAD the meaning of GET without the body (RFC 9110, 9.3.2), and a
   // gateway or framework may answer it by a path of its own (a health check's rule, a HEAD route made
   // from the GET's) that forgets what the GET checks.
   method: ['GET', 'HEAD', '—'],
-  // The request headers of HTTP that change an answer (suites/catalogues/request-headers.ts), on reads.
-  header: ['none', 'If-None-Match: *', 'Range: bytes=0-9', 'Accept: application/xml', '—'],
+  // The request headers of HTTP that change an answer (suites/catalogues/request-headers.ts), on
+  // reads, and what curl and a browser's fetch send unless told otherwise (`PAIR_HEADERS`).
+  header: ['none', 'Accept: */*', 'If-None-Match: *', 'Range: bytes=0-9', 'Accept: application/xml', '—'],
   // Of the object the path names: a retrieval's item or key.
   owner: ["the actor's own", "another account's", '—'],
   // Of the objects a submission's body and query name.
@@ -32,11 +35,18 @@ export const PAIR_DIMENSIONS = {
 export type PairDimensions = typeof PAIR_DIMENSIONS;
 
 /**
+ * Headers of the pairs that are no entry of the catalogue: they change nothing HTTP defines (any
+ * form is acceptable), so that the explorer does not send them to every list, but a framework's
+ * catch-all may read them as a browser's and answer a page.
+ */
+export const PAIR_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>> = { 'Accept: */*': { accept: '*/*' } };
+
+/**
  * The clauses each dimension's requests feed, besides every run-wide judge (which sees every answer
  * of the pairs): docs/coverage.md lists them with the catalogues.
  */
 export const PAIR_FEEDS: Readonly<Record<keyof PairDimensions, readonly ClauseId[]>> = {
-  operation: ['GEN-3', 'AUTH-6'],
+  operation: ['GEN-3', 'AUTH-6', 'GEN-1', 'ERR-1'],
   credential: ['AUTH-1', 'AUTH-2', 'AUTH-3'],
   method: ['AUTH-1', 'AUTH-2', 'AUTH-3', 'AUTH-6'],
   header: ['GEN-1', 'AUTH-1', 'AUTH-2', 'AUTH-3'],
@@ -47,7 +57,7 @@ export const PAIR_FEEDS: Readonly<Record<keyof PairDimensions, readonly ClauseId
 };
 export type PairRow = Row<PairDimensions>;
 
-const READS = new Set<string>(['list a collection', 'retrieve an item', 'list the keys', 'retrieve a key']);
+const READS = new Set<string>(['list a collection', 'retrieve an item', 'list the keys', 'retrieve a key', 'an unknown path']);
 const RETRIEVALS = new Set<string>(['retrieve an item', 'retrieve a key']);
 const LIVE = new Set<string>(['the main key', "the other account's key"]);
 const OWN = "the actor's own";
@@ -60,6 +70,25 @@ const OWN = "the actor's own";
  * create it, and the other account's data is written only where AUTH-6 must); a live key's valid
  * submission with rows is left to SUB-1, which creates it within the run's cap.
  */
+/**
+ * The pairs a row's answer shows: a failed credential is refused before anything else of the
+ * request is looked at, so that its row shows the pairs of the credential (with the operation,
+ * the method, the header) and no other: a header met on an operation only in a row without a live
+ * key has not met it (a catch-all page for an unknown path, behind the key's refusal, stays unseen).
+ */
+export function shownPairs(row: PairRow, pairs: readonly string[]): readonly string[] {
+  return LIVE.has(row.credential) ? pairs : pairs.filter((pair) => pair.includes('credential='));
+}
+
+/**
+ * What a row spends: the configured key's budget is the scarcest (it carries the run's own
+ * requests and every deletion, and a narrow selection has no pool), so that where a row on another
+ * key covers as many pairs, that row is taken.
+ */
+export function pairCost(row: PairRow): number {
+  return row.credential === 'the main key' ? 1 : 0;
+}
+
 export function meaningful(row: PairRow): boolean {
   const read = READS.has(row.operation);
   const submit = row.operation === 'create a submission';
@@ -71,6 +100,11 @@ export function meaningful(row: PairRow): boolean {
   // (its path is for deletion), so a HEAD there is answered 405 by the API itself, and the pair of
   // HEAD and a credential that met only there would hide in the 405.
   if (row.method === 'HEAD' && row.operation === 'retrieve a key') return false;
+  // A wildcard Accept meets a failed credential where it is no key at all (a browser's request with
+  // no credential, answered a login page): a key refused the same way costs another request of the
+  // budget per IP address, which a target may spend on failed credentials too (RATE-7), and which
+  // the pairs' refused rows fill to its 20 a minute.
+  if (row.header === 'Accept: */*' && (row.credential === 'a malformed header' || row.credential === 'an unknown key')) return false;
   if ((row.owner === '—') !== !RETRIEVALS.has(row.operation)) return false;
   if ((row.workspace === '—') !== !submit || (row.taxonomy === '—') !== !submit || (row.rows === '—') !== !submit) return false;
   const live = LIVE.has(row.credential);

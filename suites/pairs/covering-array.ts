@@ -16,9 +16,9 @@ export type Row<D extends Dimensions> = { readonly [K in keyof D]: D[K][number] 
 
 export interface CoveringArray<D extends Dimensions> {
   readonly rows: readonly Row<D>[];
-  /** Every pair some valid row holds: what the rows cover, whole. */
+  /** Every pair some valid row shows: what the rows cover, whole. */
   readonly pairs: number;
-  /** Pairs of values no valid row holds (the API gives them no meaning), each `dimension=value × dimension=value`. */
+  /** Pairs of values no valid row shows (the API gives them no meaning), each `dimension=value × dimension=value`. */
   readonly meaningless: readonly string[];
 }
 
@@ -55,8 +55,20 @@ function random(seed: number): () => number {
   };
 }
 
-export function coveringArray<D extends Dimensions>(dimensions: D, valid: (row: Row<D>) => boolean, seed: number): CoveringArray<D> {
-  const space = enumerate(dimensions, valid).map((row) => ({ row, pairs: pairsOf(dimensions, row) }));
+/**
+ * `shows` names the pairs a row's answer can show, of those it holds (all by default): a row whose
+ * request is refused before most of it is looked at (a failed credential) shows only the pairs of
+ * what refused it, so that the other pairs it holds must meet again in a row that reaches them.
+ */
+export function coveringArray<D extends Dimensions>(
+  dimensions: D,
+  valid: (row: Row<D>) => boolean,
+  seed: number,
+  shows: (row: Row<D>, pairs: readonly string[]) => readonly string[] = (_row, pairs) => pairs,
+  /** Of rows that cover as many new pairs, the cheaper is taken (a row on the scarcest budget costs more); then the seed decides. */
+  cost: (row: Row<D>) => number = () => 0,
+): CoveringArray<D> {
+  const space = enumerate(dimensions, valid).map((row) => ({ row, pairs: shows(row, pairsOf(dimensions, row)), cost: cost(row) }));
   const uncovered = new Set(space.flatMap((s) => s.pairs));
   const pairs = uncovered.size;
   const names = Object.keys(dimensions);
@@ -77,7 +89,9 @@ export function coveringArray<D extends Dimensions>(dimensions: D, valid: (row: 
     for (const candidate of space) {
       const gain = candidate.pairs.reduce((n, p) => n + (uncovered.has(p) ? 1 : 0), 0);
       const tie = next();
-      if (gain > bestGain || (gain === bestGain && gain > 0 && tie > bestTie)) [best, bestGain, bestTie] = [candidate, gain, tie];
+      const cheaper = best !== null && candidate.cost < best.cost;
+      const asCheap = best === null || candidate.cost === best.cost;
+      if (gain > bestGain || (gain === bestGain && gain > 0 && (cheaper || (asCheap && tie > bestTie)))) [best, bestGain, bestTie] = [candidate, gain, tie];
     }
     rows.push(best!.row);
     for (const p of best!.pairs) uncovered.delete(p);
