@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { reapWithTests, stoppedWithTest } from './reaper.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { loadProfile, type Profile } from '../../src/profile/profile.js';
 import { ROOT, runCli, type CliResult } from './cli.js';
+import { reapWithTests, stoppedWithTest } from './reaper.js';
 
 /**
  * The implementations written blind, from the API document and the profile format alone, each by
