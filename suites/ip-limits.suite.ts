@@ -27,12 +27,16 @@ import { CLIENT_ADDRESS_HEADERS, type HeaderEntry } from './catalogues/request-h
 // with a valid key beside its burst are its own. RATE-5 awaits, meanwhile, the Retry-After of the
 // key suites/rate-limits.suite.ts exhausted in the phase before; RATE-4 then judges every 429.
 
-/** Failed credentials the run sent in the window before the burst's first 429 (the log's, from this IP). */
-async function failedCredentialsBefore(t: CheckContext, burst: BurstResult, windowMs: number): Promise<number> {
+/** The run's requests that `kind` keeps, sent in the window before the burst's first 429 (the log's, from this IP). */
+async function sentBefore429(t: CheckContext, burst: BurstResult, windowMs: number, kind: (e: Exchange) => boolean): Promise<number> {
   if (!burst.first429) return 0;
-  const since = burst.first429.at - windowMs;
-  return (await t.log()).filter((e) => failedCredential(e) && fromApi(e) && Date.parse(e.startedAt) >= since && Date.parse(e.startedAt) <= burst.first429!.at)
-    .length;
+  const { at } = burst.first429;
+  return (await t.log()).filter((e) => kind(e) && Date.parse(e.startedAt) >= at - windowMs && Date.parse(e.startedAt) <= at).length;
+}
+
+/** Failed credentials the run sent in the window before the burst's first 429. */
+function failedCredentialsBefore(t: CheckContext, burst: BurstResult, windowMs: number): Promise<number> {
+  return sentBefore429(t, burst, windowMs, (e) => failedCredential(e) && fromApi(e));
 }
 
 /** A request of RATE-7's burst without a key, or after it: unpaced, its 429 planned. */
@@ -132,16 +136,13 @@ check(
     }
     // The shortfall, against what the run itself sent with a valid key in that window: if those
     // requests explain it, they may have been counted. More than they explain is another client's doing.
-    const explained = (judged: BurstResult): { missing: number; ownValid: number } | null => {
+    const explained = async (judged: BurstResult): Promise<{ missing: number; ownValid: number } | null> => {
       if (judged.judgement.kind !== 'early' || !judged.first429) return null;
-      const since = judged.first429.at - windowMs;
-      // Only what reached the API counts: a front end's 503 or a refused connection spent nothing.
-      const ownValid = log.filter((e) => validKey(e) && Date.parse(e.startedAt) >= since && Date.parse(e.startedAt) <= judged.first429!.at).length;
+      const ownValid = await sentBefore429(t, judged, windowMs, validKey);
       const missing = ceiling - judged.judgement.accepted;
       return missing <= ownValid ? { missing, ownValid } : null;
     };
-    let log = await t.log();
-    if (explained(burst)) {
+    if (await explained(burst)) {
       // Another client on this IP (a second run, CI runners behind one NAT) spends the same budget
       // now and then, and its requests cannot be told from ours counted. So the valid key's part is
       // confirmed: a burst alone in its window (or beside no more of ours than explain its shortfall)
@@ -149,15 +150,13 @@ check(
       const first = burst;
       await freshAlone();
       const alone = await provoke([], 0, freshAlone);
-      log = await t.log();
-      if (alone.judgement.kind === 'early' && !explained(alone))
+      if (alone.judgement.kind === 'early' && !(await explained(alone)))
         t.skip(
           `the burst without a key met its 429 early, and so did a burst alone in a window of its own (after ${alone.judgement.accepted} of ${ceiling}): another client spends this IP address's budget (a second run, machines behind one NAT), so the count cannot be judged`,
         );
       await fresh();
       const again = await provoke([]);
-      log = await t.log();
-      const second = explained(again);
+      const second = await explained(again);
       // What the control showed, in words that say no more than it did.
       const control =
         alone.judgement.kind === 'early'
