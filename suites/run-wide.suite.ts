@@ -13,6 +13,7 @@ const TITLES: Record<RunWideClause, string> = {
   'RES-1': "every workspace of every list page of the run has the document's fields and types",
   'RES-2': "every governance model of every list page of the run has the document's fields and types",
   'RES-3': "every record of every list page of the run has the document's fields and types",
+  'SUB-1': "every submission of the run of one row holding the profile's sample row, into a workspace and taxonomy the key had submitted to, answers 201",
   'AUTH-1': 'no request of the run without an Authorization header was served',
   'AUTH-2': 'no request of the run with a malformed Authorization header was served',
   'AUTH-3': 'no request of the run with an unknown or revoked key was served',

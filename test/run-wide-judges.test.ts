@@ -251,3 +251,50 @@ describe('RATE-2 over the run log', () => {
     expect(RUN_WIDE_JUDGES['RATE-2']([withLimit(200)], profile)).toHaveLength(1);
   });
 });
+
+describe('SUB-1 over the run log', () => {
+  const subProfile = (sampleRow: Record<string, unknown> | null) =>
+    parseProfile({
+      name: 't',
+      limits: { perKeyPerMinute: 100, unauthenticatedPerMinute: 20, windowSeconds: 60 },
+      submissions: { workspaceQueryParam: 'workspace_id', sampleRow, acceptsAnyData: true },
+    });
+  const submission = (status: number, data: unknown, extra: { headers?: Record<string, string>; query?: string; taxonomy?: string } = {}): Exchange => {
+    const base = exchange(now, 50, { check: 'SUB-5 rows at the boundaries' });
+    const body = JSON.stringify({ workspace_id: 'ws_1', taxonomy_id: extra.taxonomy ?? 'tx_1', rows: [{ data }] });
+    return {
+      ...base,
+      request: {
+        method: 'POST',
+        url: `http://t/api/v1/submissions?${extra.query ?? 'workspace_id=ws_1'}`,
+        headers: { accept: 'application/json', 'content-type': 'application/json', authorization: '[REDACTED]', ...extra.headers },
+        body,
+      },
+      response: { ...base.response!, status },
+    };
+  };
+  const accepted = submission(201, { conformance_run: 'r1' });
+
+  test("a request of SUB-1's shape refused, whichever check sent it, breaks SUB-1 where the same key was answered 201 in that workspace and taxonomy", () => {
+    const violations = RUN_WIDE_JUDGES['SUB-1']([accepted, submission(400, {})], subProfile(null));
+    expect(violations).toHaveLength(1);
+    expect(violations[0]!.reason).toContain('was answered 400, expected 201 (profile fact submissions.sampleRow = null: is it right?)');
+    expect(RUN_WIDE_JUDGES['SUB-1']([accepted, submission(202, { note: 'x' })], subProfile({ note: 'x' }))).toHaveLength(1);
+  });
+
+  test('another row, another header, another query, a workspace and taxonomy never accepted, or a 429, is not SUB-1 to the letter', () => {
+    const log = [
+      accepted,
+      submission(422, { other: 1 }),
+      submission(412, {}, { headers: { 'if-none-match': '*' } }),
+      submission(415, {}, { headers: { 'content-type': 'text/plain' } }),
+      submission(406, {}, { headers: { accept: 'text/html' } }),
+      submission(400, {}, { query: 'workspace_id=ws_1&page=0' }),
+      submission(404, {}, { taxonomy: 'tx_unknown' }),
+      submission(429, {}),
+    ];
+    expect(RUN_WIDE_JUDGES['SUB-1'](log, subProfile(null))).toEqual([]);
+    // With a sample row declared, an empty data object is not the sample.
+    expect(RUN_WIDE_JUDGES['SUB-1']([accepted, submission(422, {})], subProfile({ note: 'x' }))).toEqual([]);
+  });
+});

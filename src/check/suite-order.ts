@@ -106,7 +106,7 @@ export const SUITE_FAMILIES: Readonly<Record<SuiteName, readonly Family[]>> = {
   pairs: ['GEN', 'AUTH'],
   'ip-limits': ['RATE'],
   'after-writes': ['PAG', 'SUB', 'AUTH'],
-  'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE', 'AUTH', 'RES'],
+  'run-wide': ['GEN', 'ERR', 'PAG', 'KEY', 'RATE', 'AUTH', 'RES', 'SUB'],
 };
 
 /**

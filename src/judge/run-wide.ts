@@ -8,6 +8,7 @@ import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors, type SchemaName } from '../schemas.js';
 import { collections } from '../target/collections.js';
 import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
+import { sampleSubmissionsCreated } from './sample-submissions.js';
 
 /** One response of the run that breaks a clause, and why. */
 export interface Violation {
@@ -245,6 +246,7 @@ export const RUN_WIDE_JUDGES = {
   'RES-1': listedShaped('workspaces', 'workspace', 'workspace'),
   'RES-2': listedShaped('governanceModels', 'governance-model', 'governance model'),
   'RES-3': listedShaped('records', 'record', 'record'),
+  'SUB-1': sampleSubmissionsCreated,
   'AUTH-1': servedWithout('none', 'no Authorization header'),
   'AUTH-2': servedWithout('malformed', 'a malformed Authorization header'),
   'AUTH-3': servedWithout('invalid', 'an unknown or revoked key'),
