@@ -1,7 +1,7 @@
 import { check, rateHeaders } from '../src/kit.js';
 import { resentIn } from './support/bursts.js';
 import { first429Of } from './support/limits.js';
-import { burstRoutes, describeRoute, exhausted, numbersIn, withinWindowOf } from './support/exhaustion.js';
+import { burstRoutes, describeRoute, exhausted, mayHaveComeBack, numbersIn, withinWindowOf } from './support/exhaustion.js';
 
 // RATE: the limit per key (API document, Limits). RATE-1/2/8/9 are judged over every response of
 // the run (suites/run-wide.suite.ts), RATE-4, RATE-5 and RATE-7 by suites/ip-limits.suite.ts; this
@@ -14,7 +14,7 @@ check(
   'RATE-3',
   "the request past a key's ceiling is 429 rate_limit_error, rate_limit_exceeded, param null, stating the wait",
   async (t) => {
-    const { burst, again } = await exhausted(t);
+    const { key, burst, again } = await exhausted(t);
     const ceiling = t.profile.limits.perKeyPerMinute;
     const res = first429Of(t, burst, `on a new key (GET ${burstRoutes(t).map(describeRoute).join(', ')} in turn)`, ceiling);
     const error = (t.json(res) as { error?: Record<string, unknown> } | null)?.error;
@@ -34,15 +34,22 @@ check(
       );
     }
     // Past the ceiling means past it for the rest of the window, not for one request. A budget
-    // that refills as it goes (a token bucket: the window is not stated) may take one more request
-    // a moment later, with next to nothing left; a whole budget back at once is the fault.
+    // that refills as it goes (a token bucket, a sliding log: the window is not stated) may take
+    // another request a moment later, with as much left as may have come back since
+    // (`mayHaveComeBack`); more than that, within the window the 429 named, is the fault.
+    const exhaustion = { key, burst };
     const remainingAgain = again ? rateHeaders(again.res.headers).remaining : null;
-    const restored = remainingAgain === null || remainingAgain >= ceiling / 2;
+    const back = again ? mayHaveComeBack(exhaustion, again.res, ceiling, t.profile.limits.windowSeconds * 1000) : ceiling;
+    const restored = remainingAgain === null ? back < 1 : remainingAgain > back;
     if (again && again.res.status !== 429 && restored) {
       t.ensure(
         !withinWindowOf(burst.first429!, again),
         () =>
-          `the key was accepted again (${again.res.status}) right after its 429, within the window the 429 named (Retry-After ${retryAfter ?? 'none'}, X-RateLimit-Reset ${rateHeaders(res.headers).reset ?? 'none'})`,
+          `the key was accepted again (${again.res.status}) right after its 429, within the window the 429 named (Retry-After ${retryAfter ?? 'none'}, X-RateLimit-Reset ${rateHeaders(res.headers).reset ?? 'none'}), ${
+            remainingAgain === null
+              ? 'though none of its budget could have come back since, however it is kept'
+              : `with ${remainingAgain} left, where at most ${back} could have come back since, however it is kept`
+          }`,
         res,
         again.res,
       );

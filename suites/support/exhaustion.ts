@@ -138,6 +138,25 @@ export function withinWindowOf(refused: { res: HttpResponse; at: number }, later
   return h.retryAfter !== null && later.sentAt - refused.at < (h.retryAfter - 1) * 1000;
 }
 
+/**
+ * How much of a key's budget may have come back by the time `later` was answered, after the burst
+ * that exhausted it, whatever way the target counts (the window is not stated): a sliding log
+ * forgets each request a window after it counted it, so no request sent less than a window before
+ * `later` was answered; a token bucket refills at the ceiling a window, from no sooner than the
+ * 429's sending. A fixed window that ends gives the whole budget back, and names another Reset.
+ * On a loaded machine at one-second windows a burst may span most of a window: a sliding log
+ * (the blind Node implementation's) then has half its budget back at the same Reset, rightly.
+ */
+export function mayHaveComeBack(exhaustion: Pick<Exhaustion, 'key' | 'burst'>, later: HttpResponse, ceiling: number, windowMs: number): number {
+  const { burst, key } = exhaustion;
+  if (!burst.first429) return ceiling;
+  const answered = endedAt(later.exchange);
+  const counted = [...burst.attempt, ...(key.firstUse.accepted ? [key.firstUse.accepted] : [])].filter((res) => res.status !== 429);
+  const forgotten = counted.filter((res) => Date.parse(res.exchange.startedAt) < answered - windowMs).length;
+  const refilled = Math.floor(((answered - Date.parse(burst.first429.res.exchange.startedAt)) * ceiling) / windowMs);
+  return Math.max(forgotten, refilled);
+}
+
 /** Waits exactly what the 429's Retry-After says (plus transit slack), then tries the key again. */
 async function recover(t: CheckContext, auth: { key: string; kind: 'created' }, first429: { res: HttpResponse; at: number }): Promise<Recovery> {
   const retryAfter = rateHeaders(first429.res.headers).retryAfter;
