@@ -130,15 +130,23 @@ describe.skipIf(process.platform !== 'linux').concurrent('every launcher waits f
           child.stdout!.on('data', feed);
           child.stderr!.on('data', feed);
         });
-        const exited = new Promise<{ at: number; status: number }>((resolve) =>
+        const exited = new Promise<{ at: number; status: number; outlived: boolean }>((resolve) =>
           child.on('exit', (code, sig) => {
+            // What of the launcher's group is still there as it exits: the run, if it outlived it.
+            let outlived = false;
+            try {
+              process.kill(-child.pid!, 0);
+              outlived = true;
+            } catch {
+              // The group is empty.
+            }
             // As a runner does: the step's process is gone, so is what is left of its group.
             try {
               process.kill(-child.pid!, 'SIGKILL');
             } catch {
               // The group is empty.
             }
-            resolve({ at: Date.now(), status: code ?? 128 + constants.signals[sig!] });
+            resolve({ at: Date.now(), status: code ?? 128 + constants.signals[sig!], outlived });
           }),
         );
         // Every holder of the output's pipe gone: the run too, where it outlived its launcher.
@@ -152,10 +160,12 @@ describe.skipIf(process.platform !== 'linux').concurrent('every launcher waits f
           const pid = launcher.pid1 ? Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(' ')[0]) : child.pid!;
           const sentAt = Date.now();
           process.kill(to === 'group' ? -child.pid! : pid, signal);
-          const { at, status } = await exited;
+          const { at, status, outlived } = await exited;
           await closed;
           const doneAt = Date.now();
-          console.log(`${name}, ${signal} to the ${to}: launcher exit ${at - sentAt} ms after the signal (status ${status}), run done ${doneAt - sentAt} ms`);
+          console.log(
+            `${name}, ${signal} to the ${to}: launcher exit ${at - sentAt} ms after the signal (status ${status}${outlived ? ', its run still going' : ''}), run done ${doneAt - sentAt} ms`,
+          );
 
           expect(liveKeysOf(account), output).toEqual([]);
           const report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceDocument;
@@ -164,8 +174,10 @@ describe.skipIf(process.platform !== 'linux').concurrent('every launcher waits f
           expect(report.stopped?.signal).toBe(heard);
           expect(readFileSync(join(reportDir, 'junit.xml'), 'utf8')).toContain(`run interrupted by ${heard}`);
           expect(status, output).toBe(exit);
-          // The launcher exits only once the report is written, unless it cannot (LAUNCHERS says why).
-          if (!launcher.exitsEarly?.(signal, to)) expect(doneAt - at, output).toBeLessThan(200);
+          // The launcher exits only once the run is done, its report written, unless it cannot
+          // (LAUNCHERS says why): nothing of its group is left as it exits. Not a time between its
+          // exit and the pipe's close, which a loaded machine stretches (254 ms beside a busy core).
+          if (!launcher.exitsEarly?.(signal, to)) expect(outlived, output).toBe(false);
         } finally {
           try {
             process.kill(-child.pid!, 'SIGKILL');
