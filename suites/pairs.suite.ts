@@ -239,7 +239,7 @@ function credentialOf(t: CheckContext, credential: PairRow['credential']): Crede
 function coverageLines(visit: PairsVisit, seed: number, explore: number): string[] {
   const { array, beyond, leftOut, unsent, visited } = visit;
   return [
-    `${array.pairs} pairs of ${Object.keys(PAIR_DIMENSIONS).length} dimensions visited in ${visited.length - visited.filter((v) => v.drawn).length} requests (seed ${seed}); ${array.meaningless.length} pairs are not asked (an operation without that dimension, a refusal that comes first, a header of the catalogue on HEAD, which each meets on GET, or a wildcard Accept with a refused key, which would spend the budget per IP address)`,
+    `${array.pairs} pairs of ${Object.keys(PAIR_DIMENSIONS).length} dimensions visited in ${visited.length - visited.filter((v) => v.drawn).length} requests (seed ${seed}); ${array.meaningless.length} pairs are not asked (an operation without that dimension, a refusal that comes first, a header of the catalogue on HEAD, which each meets on GET, or a wildcard Accept or an unknown path with a refused key, which would spend the budget per IP address)`,
     `${beyond} rows drawn at random beyond them (--explore ${explore}): combinations of three values and more`,
     ...leftOut.map((gap) => `left out: ${gap.dimension} ${gap.value}: ${gap.why}`),
     ...unsent.map((line) => `not sent: ${line}`),

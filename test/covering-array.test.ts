@@ -28,7 +28,7 @@ describe('the covering array of the pairs', () => {
       expect(missing, `seed ${seed}`).toEqual([]);
     }
     const refused = {
-      operation: 'an unknown path',
+      operation: 'list the keys',
       credential: 'no key',
       method: 'GET',
       header: 'Accept: */*',
@@ -38,7 +38,7 @@ describe('the covering array of the pairs', () => {
       rows: '—',
     } as const;
     expect(shownPairs(refused, pairsOf(PAIR_DIMENSIONS, refused))).toEqual([
-      'operation=an unknown path × credential=no key',
+      'operation=list the keys × credential=no key',
       'credential=no key × method=GET',
       'credential=no key × header=Accept: */*',
       'credential=no key × owner=—',
@@ -46,6 +46,9 @@ describe('the covering array of the pairs', () => {
       'credential=no key × taxonomy=—',
       'credential=no key × rows=—',
     ]);
+    // On an unknown path a router's 404 may come before the credential is looked at: the two met, and no more.
+    const unknownPath = { ...refused, operation: 'an unknown path' } as const;
+    expect(shownPairs(unknownPath, pairsOf(PAIR_DIMENSIONS, unknownPath))).toEqual(['operation=an unknown path × credential=no key']);
   });
 
   test("of rows that cover as many new pairs, one on another key is taken before the configured key's, the scarcest budget", () => {
@@ -81,11 +84,16 @@ describe('the covering array of the pairs', () => {
     ).toBe(true);
   });
 
-  test('whatever the seed, HEAD meets every credential on a read the document gives a GET, where the API cannot answer 405 first', () => {
+  test('whatever the seed, HEAD meets every credential on a read the document gives a GET, where the API cannot answer 405 first, nor a refused credential 404', () => {
+    // Nor on the unknown path, whose 404 may come before the credential is looked at: a key served
+    // on HEAD whatever its state (head-skips-key-lookup) went unseen by AUTH-3 where HEAD met the
+    // unknown key only there (seed 1504983311).
     const credentials = PAIR_DIMENSIONS.credential;
-    for (let seed = 1; seed <= 200; seed++) {
+    const live = new Set<string>(['the main key', "the other account's key"]);
+    const answersFirst = (c: string) => new Set(live.has(c) ? ['retrieve a key'] : ['retrieve a key', 'an unknown path']);
+    for (const seed of [...Array.from({ length: 200 }, (_, i) => i + 1), 1504983311]) {
       const rows = coveringArray(PAIR_DIMENSIONS, meaningful, seed, shownPairs, pairCost).rows;
-      const missing = credentials.filter((c) => !rows.some((r) => r.method === 'HEAD' && r.credential === c && r.operation !== 'retrieve a key'));
+      const missing = credentials.filter((c) => !rows.some((r) => r.method === 'HEAD' && r.credential === c && !answersFirst(c).has(r.operation)));
       expect(missing, `seed ${seed}`).toEqual([]);
     }
   });

@@ -67,9 +67,15 @@ const OWN = "the actor's own";
  * request is looked at, so that its row shows the pairs of the credential (with the operation,
  * the method, the header) and no other: a header met on an operation only in a row without a live
  * key has not met it (a catch-all page for an unknown path, behind the key's refusal, stays unseen).
+ * On an unknown path it shows less still: a router may answer its 404 before any credential is
+ * looked at, so that the row shows the path met the credential, and nothing of the credential
+ * with the method or the header (HEAD with an unknown key, met only there, hid in the 404 from
+ * AUTH-3: a key served on HEAD went unseen).
  */
 export function shownPairs(row: PairRow, pairs: readonly string[]): readonly string[] {
-  return LIVE.has(row.credential) ? pairs : pairs.filter((pair) => pair.includes('credential='));
+  if (LIVE.has(row.credential)) return pairs;
+  const credential = pairs.filter((pair) => pair.includes('credential='));
+  return row.operation === 'an unknown path' ? credential.filter((pair) => pair.includes('operation=')) : credential;
 }
 
 /**
@@ -108,6 +114,11 @@ export function meaningful(row: PairRow): boolean {
   if ((row.owner === '—') !== !RETRIEVALS.has(row.operation)) return false;
   if ((row.workspace === '—') !== !submit || (row.taxonomy === '—') !== !submit || (row.rows === '—') !== !submit) return false;
   const live = LIVE.has(row.credential);
+  // An unknown path's 404 may come before any credential is looked at (a router's), so that a
+  // refused credential there shows only that the two met (`shownPairs`): with no key, a browser's
+  // request, whose answer a catch-all page may be; a key refused the same way adds nothing but a
+  // request of the budget per IP address.
+  if (!live && row.operation === 'an unknown path' && row.credential !== 'no key') return false;
   if (!live && [row.owner, row.workspace, row.taxonomy].includes("another account's")) return false;
   const ownBody = row.workspace === OWN && row.taxonomy === OWN;
   // With the main key alone: the other account's data is written only where AUTH-6 must.
