@@ -8,6 +8,7 @@
 
 // What requests and responses look like.
 export type { Credential, HttpResponse } from './http/client.js';
+export { apiPathOf } from './http/api-path.js';
 export { describeRequest, endedAt, failedCredential, fromApi, type Exchange } from './http/exchange.js';
 export { HTTP_ANSWERS, httpAnswerOf, isHttpAnswer, owesJsonBody, type HttpAnswer, type HttpAnswerRule } from './http/http-answers.js';
 export { isLoopback } from './http/loopback.js';

@@ -1,4 +1,4 @@
-import { check, type CheckContext, type Exchange, type RunContext, collections, type CollectionName } from '../src/kit.js';
+import { apiPathOf, check, type CheckContext, type Exchange, type RunContext, collections, type CollectionName } from '../src/kit.js';
 import { listAs, sharedItem } from './support/cross-account.js';
 import { listAll } from './support/list-all.js';
 import { SUBMISSIONS_PATH, taxonomyIds, workspaceIds } from './support/submissions.js';
@@ -206,10 +206,9 @@ function writtenByRun(t: CheckContext, log: readonly Exchange[]): Written[] {
     // 201, "submission created": another 2xx (an accepted job) may yet be refused.
     if (request.method !== 'POST' || response?.status !== 201) return [];
     if (exchange.auth !== 'main' && exchange.auth !== 'created') return [];
-    const url = new URL(request.url);
     // The API's path, after whatever path the base URL has before /api/.
-    const at = url.pathname.indexOf('/api/');
-    if ((at > 0 ? url.pathname.slice(at) : url.pathname) !== SUBMISSIONS_PATH || request.truncated || request.body === undefined) return [];
+    if (apiPathOf(request.url) !== SUBMISSIONS_PATH || request.truncated || request.body === undefined) return [];
+    const url = new URL(request.url);
     let body: { workspace_id?: unknown; taxonomy_id?: unknown; rows?: unknown };
     try {
       body = JSON.parse(request.body) as typeof body;

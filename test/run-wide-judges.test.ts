@@ -282,6 +282,12 @@ describe('SUB-1 over the run log', () => {
     expect(RUN_WIDE_JUDGES['SUB-1']([accepted, submission(202, { note: 'x' })], subProfile({ note: 'x' }))).toHaveLength(1);
   });
 
+  test("behind a gateway, the header every request of the run carries (CONFORMANCE_EXTRA_HEADERS) is the run's own, not a header of another clause", () => {
+    const gateway = { 'x-gateway-token': '[REDACTED]' };
+    const log = [submission(201, { conformance_run: 'r1' }, { headers: gateway }), submission(400, {}, { headers: gateway })];
+    expect(RUN_WIDE_JUDGES['SUB-1'](log, subProfile(null))).toHaveLength(1);
+  });
+
   test('another row, another header, another query, a workspace and taxonomy never accepted, or a 429, is not SUB-1 to the letter', () => {
     const log = [
       accepted,

@@ -1,4 +1,5 @@
 import type { ClauseId } from '../clauses/catalogue.js';
+import { apiPathOf } from '../http/api-path.js';
 import { describeRequest, endedAt, fromApi, type Exchange } from '../http/exchange.js';
 import { httpAnswerOf, isHttpAnswer, owesJsonBody } from '../http/http-answers.js';
 import { rateHeaders } from '../http/rate-headers.js';
@@ -144,22 +145,7 @@ function overcounted(pairs: readonly SequentialPair[]): Violation[] {
 
 /** `GET /api/v1/picklists`: the method and the collection, the same for a list and its retrievals. */
 function routeOf(e: Exchange): string {
-  return `${e.request.method} ${pathOf(e.request.url).split('/').slice(0, 4).join('/')}`;
-}
-
-/**
- * A request's path from the API's own prefix on (`/api/v1/records`), whatever path the base URL
- * puts before it (a gateway's `/tenant-a`): what the profile's paths are compared with.
- */
-function pathOf(url: string): string {
-  let path = url;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    // A URL the run built itself is always absolute; keep it whole if not.
-  }
-  const api = path.indexOf('/api/');
-  return api > 0 ? path.slice(api) : path;
+  return `${e.request.method} ${apiPathOf(e.request.url).split('/').slice(0, 4).join('/')}`;
 }
 
 /** The items of a list page's body; none where the body is not the envelope (PAG-1 judges that). */
@@ -181,10 +167,13 @@ function servedWithout(kind: 'none' | 'malformed' | 'invalid', carried: string):
       // A 304 serves too: it tells the representation is unchanged, and HTTP asks a server to ignore a
       // condition where the request would not have been answered 2xx without it (RFC 9110, 13.2.1).
       .filter((e) => (e.response.status >= 200 && e.response.status < 300) || e.response.status === 304)
-      .map((e) => ({ reason: `[${e.request.method}] ${pathOf(e.request.url)} with ${carried} was answered ${e.response.status}, expected 401`, exchange: e }));
+      .map((e) => ({
+        reason: `[${e.request.method}] ${apiPathOf(e.request.url)} with ${carried} was answered ${e.response.status}, expected 401`,
+        exchange: e,
+      }));
 }
 
-const isApiPath = (url: string): boolean => pathOf(url).startsWith('/api/v1/');
+const isApiPath = (url: string): boolean => apiPathOf(url).startsWith('/api/v1/');
 
 /**
  * Every item of every page of a collection's list the run read, whatever its page, limit, filters
@@ -196,7 +185,7 @@ function listedShaped(collection: 'workspaces' | 'governanceModels' | 'records',
     const list = collections(profile)[collection]?.list;
     if (!list) return [];
     return answered(log)
-      .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && pathOf(e.request.url) === list)
+      .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && apiPathOf(e.request.url) === list)
       .flatMap((e) => {
         for (const [index, item] of itemsOf(e).entries()) {
           const problems = schemaErrors(schema, item);
@@ -220,7 +209,7 @@ function deletedKeysListed(log: readonly Exchange[], profile: Profile): Violatio
   const deletedAt = new Map<string, number>();
   const answers = answered(log);
   for (const e of answers) {
-    const path = pathOf(e.request.url);
+    const path = apiPathOf(e.request.url);
     if (e.request.method !== 'DELETE' || e.response.status < 200 || e.response.status >= 300) continue;
     if (!path.startsWith(before) || !path.endsWith(after) || path.length <= before.length + after.length) continue;
     const id = decodeURIComponent(path.slice(before.length, path.length - after.length));
@@ -228,7 +217,7 @@ function deletedKeysListed(log: readonly Exchange[], profile: Profile): Violatio
   }
   if (deletedAt.size === 0) return [];
   return answers
-    .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && pathOf(e.request.url) === apiKeyList)
+    .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && apiPathOf(e.request.url) === apiKeyList)
     .flatMap((e) => {
       const asked = Date.parse(e.startedAt);
       const listed = itemsOf(e)

@@ -1,10 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
+import { SUBMISSION_CREATION_PATH } from '../broker/submission-cap.js';
+import { apiPathOf } from '../http/api-path.js';
 import { fromApi, type Exchange } from '../http/exchange.js';
 import { profileFact } from '../profile/profile-fact.js';
 import type { Profile } from '../profile/profile.js';
-
-/** Where the document creates submissions, whatever the profile says (Operations). */
-const SUBMISSIONS = '/api/v1/submissions';
 
 /**
  * Headers a plain request of the run carries, which say nothing of the submission: anything
@@ -27,20 +26,6 @@ interface Shape {
   readonly taxonomy: string;
 }
 
-/** The request's path from the API's prefix on, whatever a gateway puts before it. */
-function apiPath(url: URL): string {
-  const at = url.pathname.indexOf('/api/');
-  return at > 0 ? url.pathname.slice(at) : url.pathname;
-}
-
-const isSubmissions = (url: string): boolean => {
-  try {
-    return apiPath(new URL(url)) === SUBMISSIONS;
-  } catch {
-    return false;
-  }
-};
-
 /**
  * The workspace and taxonomy of a POST that is SUB-1's request to the letter, with the account's
  * own key: the workspace query parameter alone, naming the body's workspace; a JSON body of
@@ -57,7 +42,7 @@ function sampleSubmission(e: Exchange, profile: Profile, everywhere: ReadonlySet
   } catch {
     return null;
   }
-  if (apiPath(url) !== SUBMISSIONS || [...url.searchParams.keys()].join() !== param) return null;
+  if (apiPathOf(e.request.url) !== SUBMISSION_CREATION_PATH || [...url.searchParams.keys()].join() !== param) return null;
   const headers = Object.entries(e.request.headers).map(([name, value]) => [name.toLowerCase(), value.trim().toLowerCase()] as const);
   if (headers.some(([name]) => !PLAIN_HEADERS.has(name) && !everywhere.has(name))) return null;
   const header = (name: string) => headers.find(([n]) => n === name)?.[1];
@@ -79,9 +64,12 @@ function sampleSubmission(e: Exchange, profile: Profile, everywhere: ReadonlySet
   return isDeepStrictEqual((row as { data: unknown }).data, profile.submissions.sampleRow ?? {}) ? { workspace, taxonomy } : null;
 }
 
-/** Names of headers every request of the log carries: the run's own (a gateway's extra headers). */
-function carriedEverywhere(log: readonly Exchange[]): ReadonlySet<string> {
-  const sets = log.map((e) => new Set(Object.keys(e.request.headers).map((name) => name.toLowerCase())));
+/**
+ * Names of headers every one of `exchanges` carries: the run's own on its submissions (a gateway's
+ * extra headers), not those a probe of another clause leaves out.
+ */
+function carriedByAll(exchanges: readonly Exchange[]): ReadonlySet<string> {
+  const sets = exchanges.map((e) => new Set(Object.keys(e.request.headers).map((name) => name.toLowerCase())));
   if (sets.length === 0) return new Set();
   return new Set([...sets[0]!].filter((name) => sets.every((set) => set.has(name))));
 }
@@ -94,24 +82,27 @@ function carriedEverywhere(log: readonly Exchange[]): ReadonlySet<string> {
  * it is SUB-1's all the same. A 429 is the budget's answer, not the submission's.
  */
 export function sampleSubmissionsCreated(log: readonly Exchange[], profile: Profile): { reason: string; exchange: Exchange }[] {
-  const everywhere = carriedEverywhere(log);
+  // Submissions of the main key the API created: which workspaces and taxonomies it takes, and the headers the run's requests carry.
+  const created = log.filter(
+    (e) =>
+      e.auth === 'main' && e.request.method === 'POST' && e.response?.status === 201 && fromApi(e) && apiPathOf(e.request.url) === SUBMISSION_CREATION_PATH,
+  );
+  const accepted = new Set(
+    created.flatMap((e) => {
+      try {
+        const body = JSON.parse(e.request.body ?? '') as { workspace_id?: unknown; taxonomy_id?: unknown };
+        return [`${String(body.workspace_id)}\n${String(body.taxonomy_id)}`];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  const everywhere = carriedByAll(created);
   const shaped = log.flatMap((e) => {
     if (e.response === undefined || !fromApi(e)) return [];
     const shape = sampleSubmission(e, profile, everywhere);
     return shape ? [{ e, status: e.response.status, shape }] : [];
   });
-  const accepted = new Set(
-    log
-      .filter((e) => e.auth === 'main' && e.request.method === 'POST' && e.response?.status === 201 && fromApi(e) && isSubmissions(e.request.url))
-      .flatMap((e) => {
-        try {
-          const body = JSON.parse(e.request.body ?? '') as { workspace_id?: unknown; taxonomy_id?: unknown };
-          return [`${String(body.workspace_id)}\n${String(body.taxonomy_id)}`];
-        } catch {
-          return [];
-        }
-      }),
-  );
   const row = profile.submissions.sampleRow === null ? 'an empty data object (the profile declares no sample row)' : "the profile's sample row";
   return shaped
     .filter(({ status, shape }) => status !== 201 && status !== 429 && accepted.has(`${shape.workspace}\n${shape.taxonomy}`))
