@@ -7,9 +7,17 @@ import { runCli } from './support/run-cli.js';
 
 /**
  * A dry run's plan, without what differs from one run to the next: the embedded reference's port,
- * and the times, which count from where the target's window stands and from the pace it measured.
+ * the times, which count from where the target's window stands and from the pace it measured, and
+ * whether the window's end is named at all (at one-second windows, a Reset already past by the
+ * time the plan is made, on a loaded machine, names none: a stress run printed it for one of the two)
+ * (`targetPace`).
  */
-const planOf = (stdout: string) => stdout.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/\d+(\.\d+)? s\b/g, 'N s');
+const planOf = (stdout: string) =>
+  stdout
+    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
+    .replace(/\d+(\.\d+)? s\b/g, 'N s')
+    .replace(/ if it starts now \(the target's window ends in N s\); N s if it starts as a window begins/g, '')
+    .replace(/, the target's window ending in N s/g, '');
 
 describe('a run in the run host', () => {
   it('prints the plan, and exits with the status, that a run in a process of its own does', async () => {
