@@ -99,6 +99,24 @@ describe('pacer', () => {
     expect(pacer.standing('k').room).toBe(2);
   });
 
+  test("once the window the target named has ended, one request goes first even where the run's own count of it has aged out", async () => {
+    const c = clock();
+    const pacer = new Pacer({ perKey: 3, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+    const reset = c.now() / 1000 + 60;
+    for (const remaining of [2, 1, 0]) {
+      await pacer.acquire('k', false);
+      pacer.observe('k', false, 200, headers(remaining, reset), true);
+    }
+    c.advance(60_000);
+    // The run's three requests are a window old: counted alone, three more would go at once into a
+    // window the target may still count (its Reset rounded down). One goes; the rest wait for its answer.
+    expect(pacer.delay('k', false)).toBe(0);
+    await pacer.acquire('k', false);
+    expect(pacer.delay('k', false)).toBe(20);
+    pacer.observe('k', false, 200, headers(2, reset + 60), true);
+    expect(pacer.delay('k', false)).toBe(0);
+  });
+
   // A Reset names a whole second. A server that rounds its window's end down (a conformant
   // reading of RATE-2), or whose clock stepped back after the run measured its offset, still
   // counts in the window the pacer read as ended: the first answer after that end says so.

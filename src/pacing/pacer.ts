@@ -293,16 +293,17 @@ export class Pacer {
       if (state.remaining - state.inFlight - state.reserved - held >= count) return 0;
       if (state.resetAt !== null) return state.resetAt - now;
     }
+    // The window the target named has ended, by the pacer's reckoning: one request goes at once, and
+    // its answer says where the new window stands; the others look again when it comes, whatever
+    // the run's own count says. Counted alone, the old window's requests would hold them up to a
+    // window later; or, sent more than a window ago, let several go at once into a window the target
+    // still counts (a Reset rounded down, a clock read a little off: a stress run met a 429 so).
+    if (state.renewed && count === 1) return state.inFlight + state.reserved === 0 ? 0 : RENEWAL_POLL_MS;
     const windowStart = now - this.#options.windowMs;
     while (state.sent.length > 0 && state.sent[0]! <= windowStart) state.sent.shift();
     const ceiling = state.ceiling - held;
     if (state.sent.length + count <= ceiling) return 0;
-    const aged = state.sent[Math.min(state.sent.length - 1, state.sent.length + count - 1 - ceiling)]! + this.#options.windowMs - now + 1;
-    // The requests counted above were of the window the target said has ended: one request goes at
-    // once, and its answer says where the new window stands; the others look again when it comes,
-    // not when the run's own count of the old window has aged out (up to a window later).
-    if (state.renewed && count === 1) return state.inFlight + state.reserved === 0 ? 0 : Math.min(aged, RENEWAL_POLL_MS);
-    return aged;
+    return state.sent[Math.min(state.sent.length - 1, state.sent.length + count - 1 - ceiling)]! + this.#options.windowMs - now + 1;
   }
 
   /**
