@@ -10,6 +10,7 @@ import type { Stopped } from '../report/document.js';
 import type { HarEntries } from '../report/har-entries.js';
 import { notRunCount, stoppedResults, type ClauseContext, type ClauseResult } from '../verdict/verdict.js';
 import type { Heartbeat } from './heartbeat.js';
+import { closeWithin, CLOSE_BOUND_MS } from './close-bound.js';
 import { onInterrupt, SIGNAL_EXIT, type Interrupt, type StopSignal } from './interrupt.js';
 import { liveKeysLine } from './live-keys.js';
 import type { RecordCollector } from './parts.js';
@@ -185,10 +186,16 @@ export class RunStops {
     } catch (error) {
       this.#io.err(`cleanup failed: ${(error as Error).message}; \`conformance cleanup\` deletes what the ledger lists`);
     }
-    await this.#trail.suites?.close();
-    await this.#trail.served?.close();
-    await this.#trail.target?.reference?.close();
-    await closeDispatcher();
+    const { suites, served, target } = this.#trail;
+    const closed = await closeWithin(async () => {
+      await suites?.close();
+      await served?.close();
+      await target?.reference?.close();
+      await closeDispatcher();
+    });
+    // Its keys and reports are done by now: a CI job must not hang on the suite's own parts winding
+    // down (a run whose report was whole once never exited, on a loaded machine under libfaketime).
+    if (!closed) this.#io.err(`closing the run's checks and connections took more than ${CLOSE_BOUND_MS / 1000} s: the run ends without waiting for them`);
   }
 
   get #io(): Output {
