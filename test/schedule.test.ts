@@ -4,7 +4,8 @@ import { propertyBudget } from '../src/check/property-budget.js';
 import { poolSizeFor } from '../src/keys/pool-size.js';
 import { estimate, loadEstimates, strengthOf, type RequestEstimates } from '../src/run/estimates.js';
 import { remainingSeconds, type Sent } from '../src/run/countdown.js';
-import { HEADERLESS_BURST, schedule, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
+import type { Exchange } from '../src/http/exchange.js';
+import { HEADERLESS_BURST, schedule, targetPace, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
 import { CLIENT_ADDRESS_HEADERS } from '../suites/catalogues/request-headers.js';
 
 // Issue 33: a schedule before the first request, and a goal it is held to.
@@ -62,6 +63,25 @@ describe('the schedule', () => {
     const halved = schedule(estimates, { ...fullRun(estimates), perKeyCeiling: 50 });
     expect(halved.windows).toBeGreaterThan(asDeclared.windows);
     expect(halved.worstSeconds).toBeGreaterThan(asDeclared.worstSeconds);
+  });
+
+  test("the plan takes the target's X-RateLimit-Limit where it is below the declared ceiling, never where it is above it", () => {
+    const answered = (limit: string): Exchange[] => [
+      {
+        startedAt: new Date(0).toISOString(),
+        durationMs: 5,
+        auth: 'main',
+        bucket: 'key:a',
+        request: { method: 'GET', url: 'http://t/api/v1/workspaces', headers: {} },
+        response: { status: 200, headers: { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': '40' }, body: '{}', bytes: 2, truncated: false, json: 'ok' },
+      },
+    ];
+    const limits = { windowSeconds: 60, perKeyPerMinute: 100 };
+    expect(targetPace(answered('50'), limits, 0).perKeyCeiling).toBe(50);
+    // A claim of more than the keys are held to (RATE-2's to judge): a pool sized on it would wait
+    // for windows the plan never counted.
+    expect(targetPace(answered('1000'), limits, 0).perKeyCeiling).toBeNull();
+    expect(targetPace(answered('100'), limits, 0).perKeyCeiling).toBeNull();
   });
 
   test('at windows shorter than the run, the requests without a key of AUTH-1 and RATE-7 fall in windows apart, none waited for', () => {

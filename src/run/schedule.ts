@@ -69,7 +69,7 @@ export interface ScheduleInput {
   readonly firstWindowEndsInS?: number | null;
   /** Seconds one request takes, the harness's own work included (the preflight's pace). @default SECONDS_PER_REQUEST */
   readonly secondsPerRequest?: number;
-  /** A key's ceiling a window as the target's X-RateLimit-Limit says, where it says one. @default the profile's */
+  /** A key's ceiling a window as the target's X-RateLimit-Limit says, where it says one below the profile's (`targetPace`). @default the profile's */
   readonly perKeyCeiling?: number | null;
 }
 
@@ -261,14 +261,17 @@ export function checkId(check: { readonly clause: string; readonly key: string }
  */
 export function targetPace(
   log: readonly Exchange[],
-  windowSeconds: number,
+  limits: { readonly windowSeconds: number; readonly perKeyPerMinute: number },
   now = suiteNow(),
 ): { readonly firstWindowEndsInS: number | null; readonly secondsPerRequest: number; readonly perKeyCeiling: number | null } {
+  const { windowSeconds } = limits;
   const keyed = log.filter((e) => e.auth === 'main' && e.response !== undefined);
   const last = keyed.length > 0 ? rateHeaders(keyed[keyed.length - 1]!.response!.headers) : null;
   const reset = last?.reset ?? null;
-  // Another ceiling than the profile's: the target's word is what the pacer keeps to.
-  const perKeyCeiling = last?.limit !== null && last?.limit !== undefined && last.limit > 0 ? last.limit : null;
+  // A ceiling below the profile's (or the document's 100): the target's word is what the pacer
+  // keeps to. One above it is a claim the keys may not keep (RATE-2 judges it): a plan sized on it
+  // would meet windows it never planned for, a pool too small and a run many windows longer.
+  const perKeyCeiling = last?.limit !== null && last?.limit !== undefined && last.limit > 0 && last.limit < limits.perKeyPerMinute ? last.limit : null;
   // The Reset is on the target's clock: read on the suite's through the Date headers.
   const endsInS = reset === null ? null : (serverClockOf(log).toSuite(reset * 1000) - now) / 1000;
   const firstWindowEndsInS = endsInS !== null && endsInS > 0 && endsInS <= windowSeconds + 1 ? endsInS : null;

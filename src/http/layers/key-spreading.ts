@@ -1,3 +1,4 @@
+import { currentClock } from '../../clock.js';
 import type { Layer } from '../layer.js';
 import { bucketOf, type Outgoing } from '../request.js';
 
@@ -18,7 +19,15 @@ export function keySpreading(pool: readonly string[], acquireAny: AcquireAny): L
     if (pooled.length === 0 || !spreadable(request)) return next(request);
     const carriers = [request.headers.authorization!, ...pooled];
     const buckets = [bucketOf(request.headers.authorization!), ...pooledBuckets];
-    const chosen = await acquireAny(buckets);
+    // A wait for a budget, as in `pacing`: on the simulated clock, a request held here is not on its
+    // way, and must not keep the clock from moving to the window its budget waits for.
+    const waited = currentClock().requestWaits();
+    let chosen: number;
+    try {
+      chosen = await acquireAny(buckets);
+    } finally {
+      waited();
+    }
     return next({ ...request, headers: { ...request.headers, authorization: carriers[chosen]! }, bucket: buckets[chosen]!, acquired: true });
   };
 }

@@ -42,7 +42,7 @@ export function planRun(
   const selection = { only: settings.only, skip: settings.skip };
   const propertyRuns = settings.propertyRuns ?? propertyBudget();
   const explore = settings.explore ?? undefined;
-  const pace = targetPace(log, profile.limits.windowSeconds);
+  const pace = targetPace(log, profile.limits);
   const poolSize = (keys: number) =>
     poolSizeFor(
       settings,
