@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import rateAccountBucket from '../mutants/rate-account-bucket.js';
 import { startReference, type ReferenceOptions } from '../reference/server.js';
+import { currentClock, REAL_CLOCK, simulatedClock, useClock } from '../src/clock.js';
 import { compose, type Send } from '../src/http/layer.js';
 import { keySpreading } from '../src/http/layers/key-spreading.js';
 import { prepare, type HttpResponse, type Outgoing, type RequestSpec } from '../src/http/request.js';
@@ -49,6 +50,22 @@ describe('spreading the main key over a pool', () => {
     ]);
     expect(sent[0]!.acquired).toBe(true);
     expect(sent[0]!.auth).toBe('main');
+  });
+
+  test("on the simulated clock, a request held for any pooled key's budget is waiting, not on its way: the clock moves to the window it waits for", async () => {
+    const clock = simulatedClock();
+    useClock(clock);
+    try {
+      const before = clock.now();
+      // As the client does (src/http/client.ts): begun before its layers.
+      const answered = clock.requestBegun();
+      const held = compose([keySpreading(['sk_pool1'], async () => (await currentClock().sleep(60_000), 1))], transport);
+      await held(prepare({ path: '/api/v1/workspaces' }, addressing, 'a check')).finally(answered);
+      // Held as on its way, the wait could not move the clock: it would take a real minute, past this test's timeout.
+      expect(clock.now() - before).toBeGreaterThanOrEqual(60_000);
+    } finally {
+      useClock(REAL_CLOCK);
+    }
   });
 
   test("the pacer hands a request to a key with budget left, never past any key's remaining", async () => {
