@@ -11,6 +11,18 @@ function clock() {
 const headers = (remaining: number, resetSeconds: number) =>
   rateHeaders({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetSeconds) });
 
+/** A pacer of three requests a window that has sent all three, in the window the target says ends in `endsInS`. */
+async function spentOfThree(endsInS: number) {
+  const c = clock();
+  const pacer = new Pacer({ perKey: 3, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
+  const reset = c.now() / 1000 + endsInS;
+  for (const remaining of [2, 1, 0]) {
+    await pacer.acquire('k', false);
+    pacer.observe('k', false, 200, headers(remaining, reset), true);
+  }
+  return { c, pacer, reset };
+}
+
 describe('pacer', () => {
   test('lets requests through while the headers say budget remains', () => {
     const c = clock();
@@ -81,13 +93,7 @@ describe('pacer', () => {
   });
 
   test('once the window the target named has ended, one request goes at once and its answer, not the own count of the old window, paces the rest', async () => {
-    const c = clock();
-    const pacer = new Pacer({ perKey: 3, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
-    const reset = c.now() / 1000 + 10;
-    for (const remaining of [2, 1, 0]) {
-      await pacer.acquire('k', false);
-      pacer.observe('k', false, 200, headers(remaining, reset), true);
-    }
+    const { c, pacer, reset } = await spentOfThree(10);
     expect(pacer.delay('k', false)).toBe(10_000);
     c.advance(10_000);
     // Three requests of the run in the last minute: counted alone, they would hold the next one 50 s.
@@ -100,13 +106,7 @@ describe('pacer', () => {
   });
 
   test("once the window the target named has ended, one request goes first even where the run's own count of it has aged out", async () => {
-    const c = clock();
-    const pacer = new Pacer({ perKey: 3, anonymous: 20, windowMs: 60_000, marginMs: 0, now: c.now, sleep: async (ms) => void c.advance(ms) });
-    const reset = c.now() / 1000 + 60;
-    for (const remaining of [2, 1, 0]) {
-      await pacer.acquire('k', false);
-      pacer.observe('k', false, 200, headers(remaining, reset), true);
-    }
+    const { c, pacer, reset } = await spentOfThree(60);
     c.advance(60_000);
     // The run's three requests are a window old: counted alone, three more would go at once into a
     // window the target may still count (its Reset rounded down). One goes; the rest wait for its answer.
