@@ -160,6 +160,17 @@ function emptyValues(valid: ValidSubmission, t: CheckContext): EmptyValue[] {
       optional: Array.isArray(required) && !required.includes(member),
     })),
   );
+  // A row's data as null: missing (400) or invalid (422), as the document leaves it, never a 5xx
+  // (GEN-3, judged over every answer): the invalid bodies' generators leave null out for that reason.
+  out.push({
+    what: "a row's data present as null",
+    body: { ...valid.body, rows: [{ data: null }] },
+    query: valid.query,
+    // As for a row's data of another wrong type: named as the row's member or as the rows.
+    params: ['rows', 'data'],
+    reference: false,
+    optional: false,
+  });
   const param = t.profile.submissions.workspaceQueryParam;
   if (param)
     out.push({
@@ -175,7 +186,7 @@ function emptyValues(valid: ValidSubmission, t: CheckContext): EmptyValue[] {
 
 check(
   'SUB-2',
-  'an id, rows or the workspace query parameter present but empty is refused: 400, 404 for a reference, or 422 naming it',
+  "an id, rows, a row's data or the workspace query parameter present but empty is refused: 400, 404 for a reference, or 422 naming it",
   async (t) => {
     const valid = validSubmission(t);
     for (const { what, body, query, params, reference, optional } of emptyValues(valid, t)) {

@@ -66,6 +66,19 @@ describe('pagination walk', () => {
     expect(result.problems['PAG-7']?.reason).toBeDefined();
   });
 
+  test('PAG-8 catches a page short of the limit with items after it, though total_count calls it the last page', async () => {
+    // A page size cut at 10, silently, where the walk asks for 100 of 25 records.
+    const capped: ReferenceOptions['modify'] = (reference) =>
+      reference.app.addHook('preHandler', async (req) => {
+        const query = req.query as { limit?: string };
+        if (req.url.startsWith('/api/v1/records') && Number(query.limit) > 10) query.limit = '10';
+      });
+    const { fetch } = await records({ records: 25, modify: capped });
+    const result = await walk(fetch, { limit: 100, idField: 'id', budget: 100 });
+    expect(result.expectedPages).toBe(1);
+    expect(result.problems['PAG-8']?.reason).toMatch(/^page 1 holds 10 items, not the full 100, yet page 2 holds 10 more \(total_count 25\)$/);
+  });
+
   test('a walk longer than its budget covers the first pages and the last page only', async () => {
     const { fetch, requests } = await records({ records: 1000 });
     const result = await walk(fetch, { limit: 7, idField: 'id', budget: 6 });

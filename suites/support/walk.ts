@@ -110,6 +110,8 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
   let res = first;
   let page: Page = firstPage;
   let pageNumber = 1;
+  /** The first page of the walk that held fewer items than the limit. */
+  let short: { readonly page: number; readonly items: number; readonly res: HttpResponse } | null = null;
   /** Asks for the page expected after page `current`, the walk's step `step`. */
   const askAhead = (step: number, current: number): { readonly page: number; readonly res: Promise<HttpResponse> } | null => {
     const expected = plan ? plan[step + 1] : current < expectedPages ? current + 1 : undefined;
@@ -151,6 +153,15 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
           res,
         );
     }
+    // A page short of the limit with items after it is not the last page, whichever page total_count
+    // calls the last: a target that serves fewer than asked (a page size cut at 100) and goes on.
+    if (short && page.items.length > 0)
+      note(
+        'PAG-8',
+        `page ${short.page} holds ${short.items} items, not the full ${limit}, yet page ${pageNumber} holds ${page.items.length} more (total_count ${total})`,
+        short.res,
+      );
+    if (page.items.length < limit) short ??= { page: pageNumber, items: page.items.length, res };
     if (idField) trackIds(page.items, idField, seen, options.known ?? null, pageNumber, limit, res, note);
 
     const next = plan ? plan[step + 1] : page.has_more && pageNumber <= expectedPages ? pageNumber + 1 : undefined;
