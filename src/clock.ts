@@ -110,6 +110,20 @@ export function currentClock(): Clock {
   return current;
 }
 
+/**
+ * Awaits `wait` (a budget, a retry's delay) with the request marked waiting on the current clock
+ * (`Clock.requestWaits`), the mark taken off however the wait ends: the one way the request layers
+ * hold a request back without keeping the simulated clock from moving.
+ */
+export async function whileWaiting<T>(wait: () => Promise<T>): Promise<T> {
+  const waited = current.requestWaits();
+  try {
+    return await wait();
+  } finally {
+    waited();
+  }
+}
+
 export function suiteNow(): number {
   return current.now();
 }

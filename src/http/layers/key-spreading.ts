@@ -1,4 +1,4 @@
-import { currentClock } from '../../clock.js';
+import { whileWaiting } from '../../clock.js';
 import type { Layer } from '../layer.js';
 import { bucketOf, type Outgoing } from '../request.js';
 
@@ -21,13 +21,7 @@ export function keySpreading(pool: readonly string[], acquireAny: AcquireAny): L
     const buckets = [bucketOf(request.headers.authorization!), ...pooledBuckets];
     // A wait for a budget, as in `pacing`: on the simulated clock, a request held here is not on its
     // way, and must not keep the clock from moving to the window its budget waits for.
-    const waited = currentClock().requestWaits();
-    let chosen: number;
-    try {
-      chosen = await acquireAny(buckets);
-    } finally {
-      waited();
-    }
+    const chosen = await whileWaiting(() => acquireAny(buckets));
     return next({ ...request, headers: { ...request.headers, authorization: carriers[chosen]! }, bucket: buckets[chosen]!, acquired: true });
   };
 }

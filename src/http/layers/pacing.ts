@@ -1,4 +1,4 @@
-import { currentClock } from '../../clock.js';
+import { whileWaiting } from '../../clock.js';
 import { knownToFail } from '../exchange.js';
 import type { Layer } from '../layer.js';
 
@@ -19,12 +19,7 @@ export type Acquire = (bucket: string, anonymous: boolean) => Promise<void>;
 export function pacing(acquire: Acquire): Layer {
   return (next) => async (request) => {
     if (request.spec.pace !== false && !request.acquired) {
-      const waited = currentClock().requestWaits();
-      try {
-        await acquire(knownToFail(request.auth) ? FAILED_CREDENTIAL_PACING : request.bucket, request.auth === 'none');
-      } finally {
-        waited();
-      }
+      await whileWaiting(() => acquire(knownToFail(request.auth) ? FAILED_CREDENTIAL_PACING : request.bucket, request.auth === 'none'));
     }
     return next(request);
   };

@@ -1,4 +1,4 @@
-import { currentClock } from '../../clock.js';
+import { whileWaiting } from '../../clock.js';
 import { sleep as realSleep } from '../../sleep.js';
 import type { Layer } from '../layer.js';
 import { retryDelayMs } from '../retry.js';
@@ -18,8 +18,7 @@ export function retryUnplanned429(options: { retries?: number; sleep?: (ms: numb
     for (let n = 0; ; n++) {
       const response = await next(attempt);
       if (response.status !== 429 || request.spec.expect429 || n >= retries) return response;
-      const waited = currentClock().requestWaits();
-      await sleep(retryDelayMs(response.headers['retry-after'], n)).finally(waited);
+      await whileWaiting(() => sleep(retryDelayMs(response.headers['retry-after'], n)));
       attempt = { ...request, retryCause: '429', ...(response.exchange.seq !== undefined ? { retryOf: response.exchange.seq } : {}) };
     }
   };

@@ -5,7 +5,7 @@ import type { Layer } from '../layer.js';
 import { isSafeMethod } from '../methods.js';
 import type { HttpResponse, Outgoing } from '../request.js';
 import { dateOf } from '../server-clock.js';
-import { currentClock, suiteNow } from '../../clock.js';
+import { suiteNow, whileWaiting } from '../../clock.js';
 
 /** Attempts after the first, for one request. */
 const RETRIES = 3;
@@ -59,8 +59,7 @@ export function retryUnanswered(options: RetryUnansweredOptions = {}): Layer {
       const exchange = outcome instanceof TransportFailure ? outcome.exchange : outcome.exchange;
       // A burst meant to meet a 429 measures a window: waiting out a front end's Retry-After would
       // stretch it past its window, so its (bounded) retries follow at once.
-      const waited = currentClock().requestWaits();
-      await sleep(request.spec.expect429 ? BURST_RETRY_MS : delayMs(outcome, n)).finally(waited);
+      await whileWaiting(() => sleep(request.spec.expect429 ? BURST_RETRY_MS : delayMs(outcome, n)));
       attempt = { ...request, retryCause: cause, ...(exchange.seq !== undefined ? { retryOf: exchange.seq } : {}) };
     }
   };
