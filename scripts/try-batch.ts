@@ -20,7 +20,17 @@ const names = readdirSync(dir)
 let caught = 0;
 for (const name of names) {
   const mutant = (await import(pathToFileURL(resolve(join(dir, `${name}.ts`))).href)).default as Mutant;
-  const run = await runAgainstReference(matrixTarget(mutant.modify, referenceProfile()), matrixArgs(touchesRate(mutant)));
+  let run: Awaited<ReturnType<typeof runAgainstReference>>;
+  try {
+    run = await runAgainstReference(matrixTarget(mutant.modify, referenceProfile()), matrixArgs(touchesRate(mutant)));
+  } catch (error) {
+    // An inconclusive run (exit 2) has no verdict to judge: it says why, and the batch goes on.
+    const verdictLine = String((error as Error).message)
+      .split('\n')
+      .find((line) => line.startsWith('verdict:'));
+    console.log(`INCONCLUSIVE ${name}: ${verdictLine ?? String((error as Error).message).split('\n')[0]}`);
+    continue;
+  }
   const { missed, unexpected } = judgeKill(mutant, run.report);
   if (missed.length === 0) caught++;
   console.log(`${missed.length === 0 ? 'CAUGHT' : 'MISSED'} ${name}: verdict ${run.report.verdict}, report ${run.reportDir}`);

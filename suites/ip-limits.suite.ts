@@ -207,7 +207,7 @@ check(
       t.ensure(
         res.status >= 200 && res.status < 300,
         () => `after waiting the ${waitedS} s Retry-After said, the key was answered ${res.status}${res.status === 429 ? ': still refused' : ''}`,
-        done.burst.first429!.res,
+        done.exhausting.first429!.res,
         res,
       );
     } finally {

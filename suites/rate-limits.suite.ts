@@ -62,7 +62,7 @@ check(
   'RATE-6',
   'exhausting a created key does not throttle the main key',
   async (t) => {
-    const { burst, main, again, mainRefusals } = await exhausted(t);
+    const { exhausting: burst, main, again, mainRefusals } = await exhausted(t);
     if (!burst.first429 || !main || !again) t.skip('no 429 was provoked on the created key');
     const refused = burst.first429!.res;
     const stillRefused = again!.res.status === 429;

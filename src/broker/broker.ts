@@ -90,6 +90,10 @@ export class Broker {
     return this.pacer.reserve(bucket, anonymous, count);
   }
 
+  release(bucket: string, anonymous: boolean, count: number): void {
+    this.pacer.release(bucket, anonymous, count);
+  }
+
   /** Resolves once the bucket's window holds none of the run's requests (see `Pacer.untilFresh`). */
   untilFresh(bucket: string, anonymous: boolean): Promise<void> {
     return this.pacer.untilFresh(bucket, anonymous);

@@ -26,6 +26,8 @@ export interface BrokerContract {
   acquire(bucket: string, anonymous: boolean): Promise<void>;
   acquireAny(buckets: readonly string[]): Promise<number>;
   reserve(bucket: string, anonymous: boolean, count: number): Promise<void>;
+  /** Gives back requests `reserve` set aside that were never sent. */
+  release(bucket: string, anonymous: boolean, count: number): void;
   untilFresh(bucket: string, anonymous: boolean): Promise<void>;
   /** Adds an exchange to the log; resolves to its place in it. */
   record(exchange: Exchange, body: Uint8Array): number;
@@ -65,6 +67,7 @@ function operations(broker: Broker): { readonly [Op in BrokerOp]: (...args: Para
     acquire: (bucket, anonymous) => broker.acquire(bucket, anonymous),
     acquireAny: (buckets) => broker.acquireAny(buckets),
     reserve: (bucket, anonymous, count) => broker.reserve(bucket, anonymous, count),
+    release: (bucket, anonymous, count) => broker.release(bucket, anonymous, count),
     untilFresh: (bucket, anonymous) => broker.untilFresh(bucket, anonymous),
     record: (exchange, body) => broker.record(exchange, body),
     addRevealedSecret: (value) => broker.addRevealedSecret(value),

@@ -44,6 +44,11 @@ export class RemoteBroker implements ClientHooks {
     await this.#call('reserve', bucket, anonymous, count);
   }
 
+  /** Gives back requests `reserve` set aside that were never sent. */
+  async release(bucket: string, anonymous: boolean, count: number): Promise<void> {
+    await this.#call('release', bucket, anonymous, count);
+  }
+
   /** Resolves once the bucket's window holds none of the run's requests. */
   async untilFresh(bucket: string, anonymous: boolean): Promise<void> {
     await this.#call('untilFresh', bucket, anonymous);

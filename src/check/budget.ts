@@ -18,6 +18,11 @@ export class CheckBudget {
     return this.state.broker.reserve(this.#bucket(credential), credential === 'none', count);
   }
 
+  /** Gives back requests `reserve` set aside that were never sent. */
+  release(credential: Credential, count: number): Promise<void> {
+    return this.state.broker.release(this.#bucket(credential), credential === 'none', count);
+  }
+
   /** Resolves at the start of a window the credential has not spent from yet. */
   untilFresh(credential: Credential): Promise<void> {
     return this.state.broker.untilFresh(this.#bucket(credential), credential === 'none');

@@ -211,6 +211,15 @@ export class Pacer {
     for (let i = 0; i < count; i++) state.sent.push(now);
   }
 
+  /**
+   * Gives back `count` requests set aside by `reserve` and never sent: a reservation left standing
+   * holds the bucket's first request of a new window back for an answer that never comes.
+   */
+  release(bucket: string, anonymous: boolean, count: number): void {
+    const state = this.#state(bucket, anonymous);
+    state.reserved = Math.max(0, state.reserved - count);
+  }
+
   /** Resolves once the bucket's budget still covers what it holds back (`holdBack`), counting nothing more. */
   async untilRoom(bucket: string): Promise<void> {
     await this.#waitFor(

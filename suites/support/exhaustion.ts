@@ -34,7 +34,13 @@ export function describeRoute(route: BurstRoute): string {
 /** The exhaustion of the created key, and what was seen right after it. */
 export interface Exhaustion {
   readonly key: UsableKey;
+  /** RATE-3's burst, over several routes in turn. */
   readonly burst: BurstResult;
+  /**
+   * The burst that exhausted the key, whose 429 RATE-5 and RATE-6 start from: `burst`, or where
+   * that crossed the ceiling unrefused, a burst on one route after it.
+   */
+  readonly exhausting: BurstResult;
   /** RATE-6: the main key, sent right after the created key's first 429. */
   readonly main: HttpResponse | null;
   /** The created key again, right after: still refused within the window its 429 named. */
@@ -66,7 +72,9 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
   const probe = (credential: 'main' | typeof auth) => http.get(PROBE.path, { query: PROBE.query, auth: credential, pace: false, expect429: true });
   const routes = burstRoutes(t);
   let sent = 0;
-  const nextRoute = () => routes[sent++ % routes.length]!;
+  /** RATE-3's burst, once a burst over the routes crossed the ceiling unrefused; the next bursts keep to one route. */
+  let crossed: BurstResult | null = null;
+  const nextRoute = () => (crossed ? routes[0]! : routes[sent++ % routes.length]!);
   let mainRefusals = 0;
   for (let attempt = 1; ; attempt++) {
     // The main key's probe must not wait for the pacer once the created key is refused: a wait
@@ -84,7 +92,21 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
       // the ones refused while the key propagated.
       ...(attempt === 1 && key.firstUse.accepted ? { prior: [key.firstUse.accepted], refusedPrior: key.firstUse.refused } : {}),
     });
-    if (!burst.first429) return { key, burst, main: null, again: null, recovery: null, mainRefusals };
+    if (!burst.first429) {
+      // The main key's probe is not sent: its request set aside is given back, or the pacer would
+      // hold the main key's first request of a new window for an answer that never comes.
+      await budget.release('main', 1);
+      // Past the ceiling over several routes with no 429: RATE-3's finding. A budget kept per route,
+      // or by the account on some routes only (a plan metered on the data routes), may still refuse
+      // a burst on one route, and whether that throttles another key is RATE-6's: once, afresh.
+      if (burst.judgement.kind === 'lax' && !crossed && routes.length > 1) {
+        crossed = burst;
+        await budget.untilFresh(auth);
+        await sleep(lastEndOf(burst.responses) + windowSeconds * 1000 + FRESH_SLACK_MS - suiteNow());
+        continue;
+      }
+      return { key, burst: crossed ?? burst, exhausting: burst, main: null, again: null, recovery: null, mainRefusals };
+    }
     // Timed from the 429 at once: a Retry-After of 0 must be tried at once, not after RATE-6's probes.
     const recovery = recover(t, auth, burst.first429);
     // Not awaited here: RATE-5 collects it. A rejection must not go unhandled meanwhile.
@@ -113,8 +135,13 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
       await sleep(last + windowSeconds * 1000 + FRESH_SLACK_MS - suiteNow());
       continue;
     }
-    return { key, burst, main, again, recovery, mainRefusals };
+    return { key, burst: crossed ?? burst, exhausting: burst, main, again, recovery, mainRefusals };
   }
+}
+
+/** When the last of these requests was answered, on the suite's clock. */
+function lastEndOf(responses: readonly HttpResponse[]): number {
+  return Math.max(0, ...responses.map((res) => endedAt(res.exchange)));
 }
 
 /** Exhaustions tried when the window ends before the main key could be tried alongside. */
