@@ -76,6 +76,17 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
   let crossed: BurstResult | null = null;
   const nextRoute = () => (crossed ? routes[0]! : routes[sent++ % routes.length]!);
   let mainRefusals = 0;
+  /**
+   * Waits until the key's next burst starts on a fresh budget, or a 429 before the ceiling reads as
+   * a budget shared with other keys (RATE-6). The Reset the target named need not say when that is:
+   * a sliding log names the time its oldest request leaves the window, while requests sent since may
+   * still be in it. A whole window after the last of `responses`, every way of counting has
+   * forgotten them.
+   */
+  const untilForgotten = async (responses: readonly HttpResponse[]) => {
+    await budget.untilFresh(auth);
+    await sleep(lastEndOf(responses) + windowSeconds * 1000 + FRESH_SLACK_MS - suiteNow());
+  };
   for (let attempt = 1; ; attempt++) {
     // The main key's probe must not wait for the pacer once the created key is refused: a wait
     // into the next window would prove nothing. Its budget is set aside first.
@@ -101,8 +112,7 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
       // a burst on one route, and whether that throttles another key is RATE-6's: once, afresh.
       if (burst.judgement.kind === 'lax' && !crossed && routes.length > 1) {
         crossed = burst;
-        await budget.untilFresh(auth);
-        await sleep(lastEndOf(burst.responses) + windowSeconds * 1000 + FRESH_SLACK_MS - suiteNow());
+        await untilForgotten(burst.responses);
         continue;
       }
       return { key, burst: crossed ?? burst, exhausting: burst, main: null, again: null, recovery: null, mainRefusals };
@@ -123,16 +133,8 @@ async function exhaust(t: CheckContext): Promise<Exhaustion> {
     if (mainRefused) mainRefusals++;
     if ((rolledOver || mainRefused) && attempt < EXHAUSTION_ATTEMPTS) {
       const recovered = await recovery.catch(() => null);
-      await budget.untilFresh(auth);
       if (mainRefused) await budget.untilFresh('main');
-      // The next burst must start on a fresh budget, or a 429 before the ceiling reads as a budget
-      // shared with other keys (RATE-6). The Reset the target named need not say when that is: a
-      // sliding log names the time its oldest request leaves the window, while the probes sent
-      // since may still be in it. A whole window after the key's last request, every way of
-      // counting has forgotten them.
-      const probes = [again.res, recovered && 'res' in recovered ? recovered.res : null];
-      const last = Math.max(...probes.map((res) => (res ? endedAt(res.exchange) : 0)));
-      await sleep(last + windowSeconds * 1000 + FRESH_SLACK_MS - suiteNow());
+      await untilForgotten([again.res, ...(recovered && 'res' in recovered ? [recovered.res] : [])]);
       continue;
     }
     return { key, burst: crossed ?? burst, exhausting: burst, main, again, recovery, mainRefusals };
