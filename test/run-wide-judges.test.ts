@@ -87,6 +87,54 @@ describe('RATE-8 over the run log', () => {
     expect(RUN_WIDE_JUDGES['RATE-8'](uneven, profile)).toEqual([]);
   });
 
+  describe('a Remaining that rises within a window', () => {
+    const records = { request: { method: 'GET', url: 'http://t/api/v1/records', headers: {} } };
+    // A pool key whose workspace reads took it to 80, then a read of records answered 99 in the same window.
+    const twoCounters = (extra: Partial<Exchange>) => [
+      ...Array.from({ length: 20 }, (_, at) => exchange(now + at * 10, 99 - at, extra)),
+      exchange(now + 210, 99, { ...extra, ...records }),
+    ];
+
+    test('on a key only the run holds, a rise no budget could give back is a key counted in two budgets', () => {
+      const violations = RUN_WIDE_JUDGES['RATE-8'](twoCounters({ pooled: true }), profile);
+      expect(violations).toHaveLength(1);
+      expect(violations[0]?.reason).toMatch(/rose from 80 to 99 .* a key only this run holds/);
+      expect(RUN_WIDE_JUDGES['RATE-8'](twoCounters({ auth: 'created', bucket: 'key:c' }), profile)).toHaveLength(1);
+    });
+
+    test('on the configured key, which other clients may share, a rise is not judged', () => {
+      expect(RUN_WIDE_JUDGES['RATE-8'](twoCounters({}), profile)).toEqual([]);
+    });
+
+    // Another key whose Remaining falls: RATE-8 judges a run whose Remaining never falls on its own.
+    const falling = [exchange(now - 1000, 50, { bucket: 'key:z' }), exchange(now - 990, 49, { bucket: 'key:z' })];
+
+    test('what a token bucket refills over the time between two requests may come back', () => {
+      // Twelve seconds at 100 a 60-s window refill 20: a rise of 19 is no fault.
+      const log = [...falling, exchange(now, 80, { pooled: true }), exchange(now + 12_000, 99, { pooled: true })];
+      expect(RUN_WIDE_JUDGES['RATE-8'](log, profile)).toEqual([]);
+    });
+
+    test("the key's own requests of a window before may leave a sliding log", () => {
+      // Nineteen a window before, each met a reset (no answer, but counted all the same).
+      const unanswered = (at: number): Exchange => {
+        const { response: _, ...sent } = exchange(at, 0, { pooled: true, failure: { kind: 'reset', message: 'reset' } });
+        return sent;
+      };
+      const earlier = Array.from({ length: 19 }, (_, at) => unanswered(now - 60_000 + at * 10));
+      const log = [...falling, ...earlier, exchange(now + 100, 80, { pooled: true }), exchange(now + 300, 99, { pooled: true })];
+      expect(RUN_WIDE_JUDGES['RATE-8'](log, profile)).toEqual([]);
+    });
+
+    test("an earlier answer of the same URL, or one with an Age, may be a cache's copy", () => {
+      const log = twoCounters({ pooled: true });
+      const copied = [exchange(now - 5, 99, { pooled: true, ...records }), ...log];
+      expect(RUN_WIDE_JUDGES['RATE-8'](copied, profile)).toEqual([]);
+      const aged = log.map((e, at) => (at === log.length - 1 ? { ...e, response: { ...e.response!, headers: { ...e.response!.headers, age: '3' } } } : e));
+      expect(RUN_WIDE_JUDGES['RATE-8'](aged, profile)).toEqual([]);
+    });
+  });
+
   test('where reads also often take more than one, a busy key shared with another client, writes that take two are not judged', () => {
     const steps = [...reads(30), 'write', 'write', 'write', 'write', 'write'] as const;
     expect(

@@ -43,6 +43,11 @@ export interface Exchange {
   auth: AuthKind;
   /** The pacing bucket the request counted against. */
   bucket: string;
+  /**
+   * Sent with a key of the run's pool instead of the configured key (`auth` stays 'main': a pool
+   * key acts as its account). Such a key only this run holds, so its budget is spent by this log alone.
+   */
+  pooled?: boolean;
   /** True when the check meant to exceed a rate limit (the 429 is planned). */
   planned429?: boolean;
   /**

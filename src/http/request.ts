@@ -83,6 +83,8 @@ export interface Outgoing {
   readonly check: string | undefined;
   /** The budget was already acquired for it (by the key-spreading layer): pacing lets it pass. */
   readonly acquired?: boolean;
+  /** It carries a key of the run's pool in the configured key's stead (the key-spreading layer). */
+  readonly pooled?: boolean;
   /** The log sequence number of the attempt this request sends again, and why. */
   readonly retryOf?: number;
   readonly retryCause?: RetryCause;

@@ -156,6 +156,7 @@ function exchangeOf(request: Outgoing): Exchange {
     durationMs: 0,
     auth: request.auth,
     bucket: request.bucket,
+    ...(request.pooled ? { pooled: true } : {}),
     request: { method: request.method, url: request.url, headers: { ...request.headers }, ...(request.body !== undefined ? { body: request.body } : {}) },
     ...(spec.expect429 ? { planned429: true } : {}),
     ...(spec.frontEndFragile || fragileAtHttpLevel(request.url) ? { frontEndFragile: true } : {}),

@@ -5,6 +5,7 @@ import { httpAnswerOf, isHttpAnswer, owesJsonBody } from '../http/http-answers.j
 import { rateHeaders } from '../http/rate-headers.js';
 import { RESET_MARGIN_SECONDS, readReset } from '../http/reset-reading.js';
 import { dateOf, serverClockOf } from '../http/server-clock.js';
+import { remainingRises } from './remaining-rise.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors, type SchemaName } from '../schemas.js';
 import { collections } from '../target/collections.js';
@@ -63,6 +64,8 @@ type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 /** Responses of the API (a front end's answer to a malformed request too, for the clauses of any responder: `judgedBy`). */
 const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined && fromApi(e));
 const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
+/** A request with a key that may have spent its budget: answered but a 401, or never answered. */
+const authenticatedOrUnanswered = (e: Exchange) => ['main', 'other', 'created'].includes(e.auth) && e.response?.status !== 401;
 /** Bodies parsed once for all the judges. */
 const parsedBodies = new WeakMap<Exchange, unknown>();
 const parsed = (e: Answered): unknown => {
@@ -398,15 +401,16 @@ export const RUN_WIDE_JUDGES = {
       kinds.map((kind) => [kind, { stuck: new Map<string, SequentialPair[]>(), fellOn: new Set<string>(), pairsOn: new Map<string, number>() }]),
     );
     const pairs: SequentialPair[] = [];
+    // Overlapping requests may be handled in either order; the clock alone cannot tell (ms rounding).
+    const sequential = (before: Exchange, e: Exchange) => !before.overlapped && !e.overlapped && endedAt(before) <= Date.parse(e.startedAt);
     for (const e of answered(log).filter(authenticated)) {
       const before = last.get(e.bucket);
       last.set(e.bucket, e);
       if (!before) continue;
       const a = rateHeaders(before.response.headers);
       const b = rateHeaders(e.response.headers);
-      // Overlapping requests may be handled in either order; the clock alone cannot tell (ms rounding).
-      const sequential = !before.overlapped && !e.overlapped && endedAt(before) <= Date.parse(e.startedAt);
-      if (!sequential || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429) continue;
+      if (!sequential(before, e) || a.remaining === null || b.remaining === null || a.reset === null || a.reset !== b.reset || e.response.status === 429)
+        continue;
       if (!plausible(before, a.reset)) continue;
       const pair = { from: a.remaining, to: b.remaining, exchange: e };
       pairs.push(pair);
@@ -425,9 +429,12 @@ export const RUN_WIDE_JUDGES = {
         reason: `X-RateLimit-Remaining went from ${from} to ${to} over a sequential request (${part}) in the same window, and never fell for ${anywhere ? 'such a request while it did for others' : 'any key of the run'}`,
         exchange,
       }));
+    // A Remaining that rose by more than could have come back, on a key only the run holds: a key counted in two budgets.
+    const rises = remainingRises(log.filter(authenticatedOrUnanswered), profile, sequential, plausible);
     const route = tallies.get('route')!;
-    if (route.fellOn.size === 0) return [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false));
+    if (route.fellOn.size === 0) return [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false)).concat(rises);
     const flagged = new Map<Exchange, Violation>();
+    for (const v of rises) flagged.set(v.exchange, v);
     for (const v of overcounted(pairs)) flagged.set(v.exchange, v);
     for (const kind of kinds) {
       const { stuck, fellOn, pairsOn } = tallies.get(kind)!;

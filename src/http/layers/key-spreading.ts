@@ -22,7 +22,13 @@ export function keySpreading(pool: readonly string[], acquireAny: AcquireAny): L
     // A wait for a budget, as in `pacing`: on the simulated clock, a request held here is not on its
     // way, and must not keep the clock from moving to the window its budget waits for.
     const chosen = await whileWaiting(() => acquireAny(buckets));
-    return next({ ...request, headers: { ...request.headers, authorization: carriers[chosen]! }, bucket: buckets[chosen]!, acquired: true });
+    return next({
+      ...request,
+      headers: { ...request.headers, authorization: carriers[chosen]! },
+      bucket: buckets[chosen]!,
+      acquired: true,
+      ...(chosen > 0 ? { pooled: true } : {}),
+    });
   };
 }
 
