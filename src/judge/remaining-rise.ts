@@ -74,9 +74,9 @@ export function remainingRises(
       if (b.remaining - a.remaining <= most) continue;
       found.push({
         reason:
-          `X-RateLimit-Remaining rose from ${a.remaining} to ${b.remaining} over a sequential request of a key only this run holds, in the same window (Reset ${a.reset}): ` +
-          `no budget gives back more than ${most} in ${(sinceMs / 1000).toFixed(1)} s (a refill at ${ceiling} a ${profile.limits.windowSeconds}-s window, ` +
-          `${leaving} of the key's requests leaving a sliding window, one for rounding; a window shorter than the profile's limits.windowSeconds would refill faster); a key counted in more than one budget shows this`,
+          `X-RateLimit-Remaining rose from ${a.remaining} to ${b.remaining} between two sequential requests of a key only this run holds, in one window (Reset ${a.reset}): ` +
+          `at most ${most} could have come back in ${(sinceMs / 1000).toFixed(1)} s (a refill at ${ceiling} a ${profile.limits.windowSeconds}-s window, ${leaving} of its requests leaving a sliding window, 1 for rounding). ` +
+          `Its requests look counted apart (by route, region or instance); a window shorter than the profile's limits.windowSeconds would also explain it`,
         exchange: e,
       });
     }
