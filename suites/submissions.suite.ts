@@ -162,15 +162,21 @@ function emptyValues(valid: ValidSubmission, t: CheckContext): EmptyValue[] {
   );
   // A row's data as null: missing (400) or invalid (422), as the document leaves it, never a 5xx
   // (GEN-3, judged over every answer): the invalid bodies' generators leave null out for that reason.
-  out.push({
-    what: "a row's data present as null",
-    body: { ...valid.body, rows: [{ data: null }] },
-    query: valid.query,
-    // As for a row's data of another wrong type: named as the row's member or as the rows.
-    params: ['rows', 'data'],
-    reference: false,
-    optional: false,
-  });
+  // Alone, and after a valid row: a target may check the first row on its own (a one-row path) and
+  // pass the others to the store unchecked, or the other way round.
+  for (const [what, nulled] of [
+    ["a row's data present as null", [{ data: null }]],
+    ["a second row's data present as null", [...valid.body.rows, { data: null }]],
+  ] as const)
+    out.push({
+      what,
+      body: { ...valid.body, rows: nulled },
+      query: valid.query,
+      // As for a row's data of another wrong type: named as the row's member or as the rows.
+      params: ['rows', 'data'],
+      reference: false,
+      optional: false,
+    });
   const param = t.profile.submissions.workspaceQueryParam;
   if (param)
     out.push({
