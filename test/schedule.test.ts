@@ -57,6 +57,15 @@ describe('the schedule', () => {
     expect(crowded.worstSeconds).toBeGreaterThan(GOAL_SECONDS);
   });
 
+  test("the pool at its most keys keeps the run in one window: each pool key's deletion counts once on the configured key's budget", () => {
+    const estimates = loadEstimates();
+    const added: RequestEstimates = { ...estimates, checks: [...estimates.checks, { clause: 'GEN-1', key: 'a-new-check', requests: { main: 200 } }] };
+    const plan = schedule(added, fullRun(added));
+    const lines = plan.budgets.map((b) => `${b.count} × ${b.who}: ${b.requests} of ${b.ceiling}, ${b.windows} window(s)`);
+    expect(plan.keys, lines.join('\n')).toBe(25);
+    for (const budget of plan.budgets) expect(budget.windows, lines.join('\n')).toBe(1);
+  });
+
   test("another ceiling in the target's X-RateLimit-Limit than the profile's: the plan keeps to the target's", () => {
     const estimates = loadEstimates();
     const asDeclared = schedule(estimates, fullRun(estimates));

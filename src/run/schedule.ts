@@ -173,9 +173,12 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   const spread = whole.requests.main - unspread;
   const perPoolKey = poolKeys > 0 ? Math.min(perKey, Math.ceil(spread / poolKeys)) : 0;
   const overflow = Math.max(0, spread - perPoolKey * poolKeys);
+  // Of the pool's, two per key: creating it, and deleting it in the teardown (its first use is its own).
   const mainOwn = OWN_REQUESTS + 2 * poolKeys + unspread + overflow;
-  // Held back on the configured key for the teardown: one request per live key.
-  const mainCeiling = Math.max(1, perKey - (poolKeys + 1));
+  // The pacer holds back on the configured key, during the run, one request per live key and one
+  // besides (`holdBack`): the teardown's deletions, which `mainOwn` already counts. Only the one
+  // besides is the window's less; subtracting every live key too counted each deletion twice.
+  const mainCeiling = Math.max(1, perKey - 1);
   // One window without a key: the others' requests count toward the burst, which sends the rest.
   const burst = selected(HEADERLESS_BURST.clause, HEADERLESS_BURST.key) && !input.readOnly;
   const burstRequests = burst ? perIp + 1 + HEADERLESS_BURST.afterCeiling : 0;
