@@ -11,8 +11,10 @@ import { pathOf } from './support.js';
 export default defineMutant({
   description: "taxonomy and field responses carry the Remaining of a meter of those routes alone, while the key's budget counts all its requests",
   breaks: { 'RATE-8': 'warn' },
-  // The key pool's keys carry the reads of every family in turn; the catalogue is walked by PAG's checks.
-  provokedBy: ['PAG'],
+  // The explorer's key reads every list in turn, one request after another (KEY), after requests
+  // of its own on other routes: whatever the machine's load, its taxonomies read rises. The pool's
+  // keys, carrying PAG's walks, meet it too, as the interleaving falls.
+  provokedBy: ['KEY', 'PAG'],
   modify: ({ app }) => {
     const served = new Map<string, number>();
     app.addHook('onSend', async (req, reply, payload) => {
