@@ -26,9 +26,9 @@ export const runsOwnKey = (e: Pick<Exchange, 'auth' | 'pooled'>): boolean => e.a
  * token bucket's refill over the time between the first request's start and the second's end,
  * at the ceiling's rate (the larger of the one declared and the one the answer claims), and the
  * run's own requests of the key that a sliding log lets go over that time (those sent a window
- * before), and one besides for rounding. An answer with an `Age`, or the Remaining and Reset this
- * key was already answered for the same method and URL, may be a cache's copy of an earlier
- * answer, not the budget now: passed over. `sequential` is the caller's: the pairs of RATE-8's own reading.
+ * before), and one besides for rounding. An answer with an `Age`, or with the Remaining and Reset of
+ * an earlier answer to the same method and URL (of any key: a cache may ignore the credential),
+ * may be a cache's copy, not the budget now: passed over. `sequential` is the caller's: the pairs of RATE-8's own reading.
  */
 export function remainingRises(
   log: readonly Exchange[],

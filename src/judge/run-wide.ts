@@ -5,11 +5,11 @@ import { httpAnswerOf, isHttpAnswer, owesJsonBody } from '../http/http-answers.j
 import { rateHeaders } from '../http/rate-headers.js';
 import { RESET_MARGIN_SECONDS, readReset } from '../http/reset-reading.js';
 import { dateOf, serverClockOf } from '../http/server-clock.js';
-import { remainingRises } from './remaining-rise.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors, type SchemaName } from '../schemas.js';
 import { collections } from '../target/collections.js';
 import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
+import { remainingRises } from './remaining-rise.js';
 import { sampleSubmissionsCreated } from './sample-submissions.js';
 
 /** One response of the run that breaks a clause, and why. */
