@@ -15,17 +15,17 @@ import { EXPLORER_KEYS } from './explorer/key-model.js';
 // Sequences drawn beyond the cover: `--explore`, by default a share of the property budget (`exploreBudget`).
 const keyExploration = (t: CheckContext): Promise<KeyExploration> => t.onceForRun('key explorer', () => exploreKeys(t, t.run.explore));
 
-/** A clause's share of the exploration: its disagreement fails it; another clause's ended the exploration early. */
+/** A clause's share of the exploration: its disagreement fails it; where another clause's ended the exploration early, it was not judged whole. */
 async function judgeExplored(t: CheckContext, clause: ClauseId): Promise<void> {
-  const { disagreement, sequences, explored } = await keyExploration(t);
+  const { disagreements, cut, sequences, explored } = await keyExploration(t);
   // Every report lists what was explored, a pass included: a pass says which sequences showed nothing.
   t.noteExplored(explored);
-  if (disagreement === null) return;
-  if (disagreement.clause !== clause)
+  const mine = disagreements.find((d) => d.clause === clause);
+  if (mine) t.failReplayable(`${mine.reason}, in the sequence ${mine.replay.counterexample}`, mine.replay, ...mine.evidence);
+  if (cut)
     t.skip(
-      `the explorer stopped at its first disagreement, a ${disagreement.clause} finding, after ${sequences} sequence(s): what came after was not explored`,
+      `the explorer stopped at a disagreement (${disagreements.map((d) => `a ${d.clause} finding`).join(', ')}) after ${sequences} sequence(s): the sequences it was to draw were not explored`,
     );
-  t.failReplayable(`${disagreement.reason}, in the sequence ${disagreement.replay.counterexample}`, disagreement.replay, ...disagreement.evidence);
 }
 
 // The exploration is shared: whichever of these checks starts it creates its keys, and says at most how many.

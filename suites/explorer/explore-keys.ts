@@ -2,15 +2,21 @@ import fc from 'fast-check';
 import { keyBound, type CheckContext, type ClauseId, type HttpResponse } from '../../src/kit.js';
 import { CreateKey, Disagreement, EXPLORER_KEYS, KEY_COMMANDS, KEY_COVER, type KeyModel, type KeyReal } from './key-model.js';
 
-/** What the exploration of the key lifecycle found: at most its first disagreement, shrunk, and what it explored. */
+/** A sequence whose answers the model does not allow, on one clause. */
+export interface ExploredDisagreement {
+  readonly clause: ClauseId;
+  readonly reason: string;
+  /** Every answer of the (shrunk) sequence, in order: the steps, each with its curl line in the report. */
+  readonly evidence: readonly HttpResponse[];
+  readonly replay: { readonly seed: number; readonly path?: string | undefined; readonly counterexample: string };
+}
+
+/** What the exploration of the key lifecycle found: the first disagreement of each clause it met, and what it explored. */
 export interface KeyExploration {
-  readonly disagreement: {
-    readonly clause: ClauseId;
-    readonly reason: string;
-    /** Every answer of the (shrunk) sequence, in order: the steps, each with its curl line in the report. */
-    readonly evidence: readonly HttpResponse[];
-    readonly replay: { readonly seed: number; readonly path?: string | undefined; readonly counterexample: string };
-  } | null;
+  /** At most one a clause, in the order met: every sequence of the cover's, or the first drawn one, shrunk. */
+  readonly disagreements: readonly ExploredDisagreement[];
+  /** A disagreement ended the exploration before the sequences it was to draw: a clause with none of its own was not judged whole. */
+  readonly cut: boolean;
   /** Sequences run: the cover's, then those drawn (shrinking included). */
   readonly sequences: number;
   /** Each sequence run, one line: where it came from, its steps, and how it ended. */
@@ -61,9 +67,14 @@ async function runSequence(
 
 /**
  * The key lifecycle explored: the cover's sequences (the same in every run), then `runs` sequences
- * drawn from the run's seed, within the budget the schedule leaves (each a few requests). The first
- * disagreement ends it; a drawn one is shrunk to the shortest sequence that still shows it.
- * Anything but a disagreement (a target that stopped answering, a check that cannot run) goes on up.
+ * drawn from the run's seed, within the budget the schedule leaves (each a few requests). Each
+ * sequence runs on a model of its own, so a disagreement in one says nothing of the next: every
+ * sequence of the cover runs, and each clause keeps the first it broke (a fault whose key is
+ * missing from the list may also leave a deleted key working, and the order of the cover must not
+ * decide which one the report shows). A disagreement of the cover's ends the exploration before
+ * the drawn sequences; the first drawn one ends it too, shrunk to the shortest sequence that
+ * still shows it. Anything but a disagreement (a target that stopped answering, a check that
+ * cannot run) goes on up.
  */
 export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExploration> {
   // A key of the run's pool acts where no actor is drawn: the main key's budget is the teardown's.
@@ -71,6 +82,7 @@ export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExp
   const actor = pool.length > 0 ? { key: pool[pool.length - 1]!, kind: 'created' as const } : null;
   let sequences = 0;
   const explored: string[] = [];
+  const disagreements: ExploredDisagreement[] = [];
   const serial = { created: 0, budget: keyBound(EXPLORER_KEYS, runs) };
   for (const [index, cover] of KEY_COVER.entries()) {
     const commands = cover();
@@ -82,15 +94,12 @@ export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExp
     } catch (error) {
       if (!(error instanceof Disagreement)) throw error;
       explored.push(`${line}: ${error.clause}, ${error.reason}`);
+      if (disagreements.some((d) => d.clause === error.clause)) continue;
       const counterexample = `the cover's sequence ${index + 1}: ${commands.map(String).join(', ')}`;
-      return {
-        disagreement: { clause: error.clause, reason: error.reason, evidence: error.evidence, replay: { seed: t.run.seed, counterexample } },
-        sequences,
-        explored,
-      };
+      disagreements.push({ clause: error.clause, reason: error.reason, evidence: error.evidence, replay: { seed: t.run.seed, counterexample } });
     }
   }
-  if (runs === 0) return { disagreement: null, sequences, explored };
+  if (disagreements.length > 0 || runs === 0) return { disagreements, cut: disagreements.length > 0 && runs > 0, sequences, explored };
   // A failure that is no disagreement ends every later run at once, without a request, and goes on up.
   let fatal: unknown = null;
   let failedAt: number | null = null;
@@ -120,17 +129,21 @@ export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExp
     ),
   );
   if (fatal) throw fatal;
-  if (!details.failed) return { disagreement: null, sequences, explored };
+  if (!details.failed) return { disagreements, cut: false, sequences, explored };
   const found = details.errorInstance;
   if (!(found instanceof Disagreement)) throw found;
   const counterexample = stepsOf(details.counterexample?.[0] ?? []);
   return {
-    disagreement: {
-      clause: found.clause,
-      reason: found.reason,
-      evidence: found.evidence,
-      replay: { seed: details.seed, path: details.counterexamplePath ?? undefined, counterexample },
-    },
+    disagreements: [
+      {
+        clause: found.clause,
+        reason: found.reason,
+        evidence: found.evidence,
+        replay: { seed: details.seed, path: details.counterexamplePath ?? undefined, counterexample },
+      },
+    ],
+    // The draw stops at its first failure: the sequences it had yet to draw were not run.
+    cut: true,
     sequences,
     explored,
   };
