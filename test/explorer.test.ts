@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { mutantNamed } from '../mutants/index.js';
+import { beforeHandler, pathOf } from '../mutants/support.js';
+import type { Modification } from '../reference/server.js';
 import { REQUEST_HEADERS } from '../suites/catalogues/request-headers.js';
 import { CREDENTIAL_CARRIERS } from '../suites/catalogues/credential-carriers.js';
 import { PAGE_OFFSETS } from '../suites/catalogues/page-offsets.js';
@@ -95,6 +97,31 @@ describe('what the explorer explored', () => {
     );
     expect(readFileSync(join(three.reportDir, 'report.html'), 'utf8')).toMatch(/<ol class="explored"><li>cover 1: create a key/);
     expect(readFileSync(join(three.reportDir, 'junit.xml'), 'utf8')).toMatch(/explored \(seed 11\):\n {2}cover 1: /);
+  }, 240_000);
+});
+
+describe('explorer findings of two clauses', () => {
+  test('every sequence of the cover runs whatever an earlier one found: a deleted key still served (KEY-5) does not hide a key missing from the list (KEY-3)', async () => {
+    // A key that deletes itself is answered 204 and stays live: the cover's second sequence (KEY-5).
+    const selfDeletionIgnored: Modification = (reference) =>
+      beforeHandler(reference, async (req, reply) => {
+        const id = /^\/api\/v1\/api_keys\/([^/]+)$/.exec(pathOf(req))?.[1];
+        if (req.method === 'DELETE' && id !== undefined && req.apiKey?.id === decodeURIComponent(id)) await reply.code(204).send();
+      });
+    const faults = [selfDeletionIgnored, mutantNamed('key-list-by-creator').modify];
+    const run = await runAgainstReference({ modify: (reference) => faults.forEach((fault) => fault(reference)) }, [
+      '--only',
+      'KEY',
+      '--seed',
+      '5',
+      '--property-runs',
+      '25',
+    ]);
+    const explored = (clause: string) => run.report.clauses.find((c) => c.id === clause)!.checks.find((c) => c.key === 'explored-lifecycle')!;
+    // The second cover sequence uses a key right after it deleted itself; the third lists a key another key created.
+    expect(explored('KEY-5').status).toBe('fail');
+    expect(explored('KEY-3').status).toBe('fail');
+    expect(explored('KEY-3').reason).toMatch(/in the sequence the cover's sequence \d/);
   }, 240_000);
 });
 
