@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { base64Forms, REDACTED, Redactor, SECRET_PART_LENGTH } from '../src/secrets/redactor.js';
+import { RevealedSecrets } from '../src/secrets/revealed-secrets.js';
 
 const KEY = 'sk_Asusta4xgNsmTsgEl5ghfTvO-F7VYxdr';
 
@@ -180,7 +181,13 @@ function byPatterns(secrets: readonly string[], prefix: string) {
             .join('|'),
           'g',
         );
-  const bodies = secrets.map((s) => s.slice(prefix.length));
+  // After the prefix, and after what a secret shares at its start with another (the product's rule).
+  const shared = (a: string, b: string) => {
+    let n = 0;
+    while (n < a.length && n < b.length && a[n] === b[n]) n++;
+    return n;
+  };
+  const bodies = secrets.map((s, i) => s.slice(Math.max(prefix.length, ...secrets.map((o, j) => (j === i ? 0 : shared(s, o))))));
   const whole = alternation(secrets.flatMap((s) => [s, encodeURIComponent(s), ...base64Forms(s)]));
   const part = alternation(
     bodies.flatMap((b) => Array.from({ length: Math.max(0, b.length - SECRET_PART_LENGTH + 1) }, (_, i) => b.slice(i, i + SECRET_PART_LENGTH))),
@@ -208,3 +215,28 @@ function byPatterns(secrets: readonly string[], prefix: string) {
     },
   };
 }
+
+describe('a prefix the profile does not declare', () => {
+  // Hex secrets behind a short prefix, as the blind Python implementation makes them: two keys share
+  // `gmk_` and, one run in some thirty, their first four digits too.
+  const main = 'gmk_77e1c0a9d2b34f5e6a7b8c9d0e1f2a3b';
+  const earlier = 'gmk_3f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c';
+  const later = 'gmk_3f9ad41e90c7b2a85f63e0d19c4b7a26';
+
+  test("a new key's creation response, which shows the new key, holds no part of an earlier key that shares its start", () => {
+    const revealed = new RevealedSecrets(null);
+    revealed.addConfigured(main);
+    revealed.add(earlier);
+    expect(revealed.leaksIn(Buffer.from(`{"token": "${later}"}`), '')).toEqual([]);
+    // Eight characters of the earlier key past what the keys share are still a leak, and told to that key.
+    expect(revealed.leaksIn(Buffer.from(`{"hint": "${earlier.slice(12, 20)}"}`), '')).toEqual([0]);
+  });
+
+  test('the redactor keeps what keys share at their start, and redacts the rest', () => {
+    const r = new Redactor();
+    for (const secret of [main, earlier]) r.add(secret, null);
+    expect(r.leaks(`{"token": "${later}"}`)).toBe(false);
+    expect(r.redact(`hint ${earlier.slice(12, 20)}`)).toBe(`hint ${REDACTED}`);
+    expect(r.redact(`whole ${earlier}`)).toBe(`whole ${REDACTED}`);
+  });
+});

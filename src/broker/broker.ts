@@ -143,6 +143,7 @@ export class Broker {
   /** A configured key: redacted everywhere, never looked for as a leak. */
   addConfiguredSecret(value: string | null): void {
     this.redactor.add(value, this.#keyPrefix);
+    if (value) this.#revealed.addConfigured(value);
   }
 
   /** A key the target revealed during the run: redacted, and looked for in every later response. */

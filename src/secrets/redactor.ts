@@ -1,7 +1,8 @@
 /**
  * Redaction by value, not by field name: every known secret is replaced wherever it appears,
  * raw, URL-encoded or base64-encoded, and so is any run of 8 or more consecutive characters of
- * a secret's part after the key prefix (the clause catalogue calls such a run "a part of the secret").
+ * a secret's part after the key prefix (the clause catalogue calls such a run "a part of the secret"),
+ * the prefix as declared or, beyond it, as the secrets the run knows share it.
  */
 import { RunIndex } from './run-index.js';
 
@@ -12,8 +13,17 @@ export const SECRET_PART_LENGTH = 8;
 
 interface KnownSecret {
   readonly value: string;
-  /** The characters after the prefix: partial runs are looked for in these. */
-  readonly body: string;
+  /** The deployment's key prefix as declared; null where it is not (`bodies` infers it). */
+  readonly prefix: string | null;
+  /** Looked for by its parts too; false for a candidate, redacted only whole (`addWhole`). */
+  readonly byParts: boolean;
+}
+
+/** Characters `a` and `b` share at their start. */
+export function sharedStart(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
 }
 
 export class Redactor {
@@ -24,12 +34,13 @@ export class Redactor {
   #runs: RunIndex | false | null = null;
   /** The indices `redact` and `leaks` search with: null: not built yet; false: cannot be (see #runIndex). */
   #searches: Searches | false | null = null;
+  /** Each secret's part after its prefix (`#bodies`); null: not made yet. */
+  #bodyList: string[] | null = null;
 
   /** Adds a secret; `prefix` is the deployment's key prefix when known. */
   add(value: string | null | undefined, prefix: string | null = null): void {
-    if (!value || this.#secrets.some((s) => s.value === value && s.body !== '')) return;
-    const body = prefix && value.startsWith(prefix) ? value.slice(prefix.length) : value;
-    this.#secrets.push({ value, body });
+    if (!value || this.#secrets.some((s) => s.value === value && s.byParts)) return;
+    this.#secrets.push({ value, prefix, byParts: true });
     this.#forget();
   }
 
@@ -40,7 +51,7 @@ export class Redactor {
    */
   addWhole(value: string | null | undefined): void {
     if (!value || this.#secrets.some((s) => s.value === value)) return;
-    this.#secrets.push({ value, body: '' });
+    this.#secrets.push({ value, prefix: null, byParts: false });
     this.#forget();
   }
 
@@ -185,10 +196,30 @@ export class Redactor {
     return [...forms];
   }
 
+  /**
+   * Each secret's part after its prefix, where partial runs are looked for ('' for one redacted
+   * only whole): after the declared prefix, and after whatever it shares at its start with another
+   * secret the run knows. The keys of one deployment share their prefix (a `gmk_` the profile may
+   * leave undeclared, an account's segment): a run of it is in every new key's creation response,
+   * and a part that held it would find each key in every other (a stress run met it: `gmk_` and
+   * four hex digits two keys had in common, one run in some thirty). No key is anyone's secret there.
+   */
+  #bodies(): string[] {
+    this.#bodyList ??= this.#secrets.map(({ value, prefix, byParts }, i) => {
+      if (!byParts) return '';
+      let from = prefix && value.startsWith(prefix) ? prefix.length : 0;
+      this.#secrets.forEach((other, j) => {
+        if (j !== i && other.byParts) from = Math.max(from, sharedStart(value, other.value));
+      });
+      return value.slice(from);
+    });
+    return this.#bodyList;
+  }
+
   /** Every run of SECRET_PART_LENGTH characters of a secret's part after the prefix. */
   #parts(): string[] {
     const windows = new Set<string>();
-    for (const { body } of this.#secrets) {
+    for (const body of this.#bodies()) {
       for (let i = 0; i + SECRET_PART_LENGTH <= body.length; i++) windows.add(body.slice(i, i + SECRET_PART_LENGTH));
     }
     return [...windows];
@@ -260,6 +291,7 @@ export class Redactor {
   }
 
   #forget(): void {
+    this.#bodyList = null;
     this.#whole = null;
     this.#part = null;
     this.#runs = null;
@@ -274,7 +306,7 @@ export class Redactor {
    */
   #extend(window: string, codeAt: (n: number) => number | undefined): number {
     let best = window.length;
-    for (const { body } of this.#secrets) {
+    for (const body of this.#bodies()) {
       for (let k = body.indexOf(window); k >= 0; k = body.indexOf(window, k + 1)) {
         let n = window.length;
         while (k + n < body.length && codeAt(n) === body.charCodeAt(k + n)) n++;

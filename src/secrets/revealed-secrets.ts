@@ -1,4 +1,4 @@
-import { Redactor } from './redactor.js';
+import { Redactor, sharedStart } from './redactor.js';
 
 /**
  * The secrets the target revealed during the run (the keys it created), looked for in every later
@@ -9,17 +9,36 @@ export class RevealedSecrets {
   readonly #all = new Redactor();
   readonly #values: string[] = [];
   readonly #keyPrefix: string | null;
+  /** The configured secrets: never looked for, but what a revealed key shares with them is its prefix. */
+  readonly #configured: string[] = [];
 
   constructor(keyPrefix: string | null) {
     this.#keyPrefix = keyPrefix;
+  }
+
+  /** A secret the run was given (a configured key): what a revealed key shares with it at its start is no part of a secret. */
+  addConfigured(value: string): void {
+    if (!this.#configured.includes(value)) this.#configured.push(value);
   }
 
   /** Adds a revealed secret; false when it was known already. */
   add(value: string): boolean {
     if (this.#values.includes(value)) return false;
     this.#values.push(value);
-    this.#all.add(value, this.#keyPrefix);
+    this.#all.add(value, this.#prefixOf(value));
     return true;
+  }
+
+  /**
+   * The secret's prefix: the declared one, or beyond it what the secret shares at its start with
+   * any other the run knows (the Redactor's rule, here over the configured keys too, and for each
+   * secret alone when a leak is told to its key).
+   */
+  #prefixOf(value: string): string | null {
+    const declared = this.#keyPrefix && value.startsWith(this.#keyPrefix) ? this.#keyPrefix.length : 0;
+    const others = [...this.#configured, ...this.#values].filter((other) => other !== value);
+    const start = Math.max(declared, ...others.map((other) => sharedStart(value, other)));
+    return start > 0 ? value.slice(0, start) : null;
   }
 
   /** The revealed secrets, in the order they were revealed. */
@@ -34,7 +53,7 @@ export class RevealedSecrets {
     const text = Buffer.from(body).toString('utf8');
     return this.#values.flatMap((value, index) => {
       const one = new Redactor();
-      one.add(value, this.#keyPrefix);
+      one.add(value, this.#prefixOf(value));
       return one.leaks(text) || one.leaks(headerText) ? [index] : [];
     });
   }
