@@ -16,7 +16,7 @@ const answerOf = (e: Exchange): string => {
 };
 
 /** Whether only this run holds the key: one it created, for a check or for its pool. No other client spends its budget. */
-export const runsOwnKey = (e: Pick<Exchange, 'auth' | 'pooled'>): boolean => e.auth === 'created' || e.pooled === true;
+const runsOwnKey = (e: Pick<Exchange, 'auth' | 'pooled'>): boolean => e.auth === 'created' || e.pooled === true;
 
 /**
  * RATE-8's rises: a key's X-RateLimit-Remaining that went up between two sequential requests of

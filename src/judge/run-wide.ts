@@ -63,9 +63,8 @@ function whoseCeiling(ceiling: number): string {
 type Answered = Exchange & { response: NonNullable<Exchange['response']> };
 /** Responses of the API (a front end's answer to a malformed request too, for the clauses of any responder: `judgedBy`). */
 const answered = (log: readonly Exchange[]): Answered[] => log.filter((e): e is Answered => e.response !== undefined && fromApi(e));
-const authenticated = (e: Answered) => ['main', 'other', 'created'].includes(e.auth) && e.response.status !== 401;
-/** A request with a key that may have spent its budget: answered but a 401, or never answered. */
-const authenticatedOrUnanswered = (e: Exchange) => ['main', 'other', 'created'].includes(e.auth) && e.response?.status !== 401;
+/** A request with a key that was not refused: answered but a 401, or never answered (it may still have spent the key's budget). */
+const authenticated = (e: Exchange) => ['main', 'other', 'created'].includes(e.auth) && e.response?.status !== 401;
 /** Bodies parsed once for all the judges. */
 const parsedBodies = new WeakMap<Exchange, unknown>();
 const parsed = (e: Answered): unknown => {
@@ -430,7 +429,7 @@ export const RUN_WIDE_JUDGES = {
         exchange,
       }));
     // A Remaining that rose by more than could have come back, on a key only the run holds: a key counted in two budgets.
-    const rises = remainingRises(log.filter(authenticatedOrUnanswered), profile, sequential, plausible);
+    const rises = remainingRises(log.filter(authenticated), profile, sequential, plausible);
     const route = tallies.get('route')!;
     if (route.fellOn.size === 0) return [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false)).concat(rises);
     const flagged = new Map<Exchange, Violation>();

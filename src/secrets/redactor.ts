@@ -19,11 +19,18 @@ interface KnownSecret {
   readonly byParts: boolean;
 }
 
-/** Characters `a` and `b` share at their start. */
-export function sharedStart(a: string, b: string): number {
-  let n = 0;
-  while (n < a.length && n < b.length && a.charCodeAt(n) === b.charCodeAt(n)) n++;
-  return n;
+/**
+ * Where a secret's part begins, its parts looked for from there: after the declared prefix, and
+ * after whatever it shares at its start with any of `others` (the other secrets the run knows).
+ */
+export function partStart(value: string, declared: string | null, others: Iterable<string>): number {
+  let from = declared && value.startsWith(declared) ? declared.length : 0;
+  for (const other of others) {
+    let n = 0;
+    while (n < value.length && n < other.length && value.charCodeAt(n) === other.charCodeAt(n)) n++;
+    from = Math.max(from, n);
+  }
+  return from;
 }
 
 export class Redactor {
@@ -205,14 +212,17 @@ export class Redactor {
    * four hex digits two keys had in common, one run in some thirty). No key is anyone's secret there.
    */
   #bodies(): string[] {
-    this.#bodyList ??= this.#secrets.map(({ value, prefix, byParts }, i) => {
-      if (!byParts) return '';
-      let from = prefix && value.startsWith(prefix) ? prefix.length : 0;
-      this.#secrets.forEach((other, j) => {
-        if (j !== i && other.byParts) from = Math.max(from, sharedStart(value, other.value));
-      });
-      return value.slice(from);
-    });
+    this.#bodyList ??= this.#secrets.map(({ value, prefix, byParts }, i) =>
+      byParts
+        ? value.slice(
+            partStart(
+              value,
+              prefix,
+              this.#secrets.filter((other, j) => j !== i && other.byParts).map((other) => other.value),
+            ),
+          )
+        : '',
+    );
     return this.#bodyList;
   }
 

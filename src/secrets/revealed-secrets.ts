@@ -1,4 +1,4 @@
-import { Redactor, sharedStart } from './redactor.js';
+import { partStart, Redactor } from './redactor.js';
 
 /**
  * The secrets the target revealed during the run (the keys it created), looked for in every later
@@ -35,9 +35,11 @@ export class RevealedSecrets {
    * secret alone when a leak is told to its key).
    */
   #prefixOf(value: string): string | null {
-    const declared = this.#keyPrefix && value.startsWith(this.#keyPrefix) ? this.#keyPrefix.length : 0;
-    const others = [...this.#configured, ...this.#values].filter((other) => other !== value);
-    const start = Math.max(declared, ...others.map((other) => sharedStart(value, other)));
+    const start = partStart(
+      value,
+      this.#keyPrefix,
+      [...this.#configured, ...this.#values].filter((other) => other !== value),
+    );
     return start > 0 ? value.slice(0, start) : null;
   }
 
