@@ -10,7 +10,9 @@ import { documentOnly, readReport } from './support/cli.js';
 // profile format alone, never from the reference or the suites, each by another helper session
 // told to choose differently where the document is open: variants/blind/ (Python's standard
 // library and SQLite), variants/blind-node/ and variants/blind-enterprise/ (Node's standard
-// library; the latter written the way a Spring developer would). Under its own profile each is
+// library; the latter written the way a Spring developer would), and on the stacks users build
+// APIs with, each with its defaults (test/support/blind.ts: FastAPI on uvicorn, Flask on gunicorn,
+// Express, PHP under Apache httpd with mod_php). Under its own profile each is
 // conformant, with no warning but those its README owns to; told nothing (the document-only
 // profile, every remote target's default), it is never non-conformant.
 
@@ -39,6 +41,7 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
   asgi: [],
   flask: [],
   express: [],
+  php: [],
 };
 
 /**
@@ -47,7 +50,7 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
  * deletion probe finds both (the id member in the creation response, the path among the singular
  * and plural forms of the key list's).
  */
-const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = { python: true, node: true, enterprise: true, asgi: true, flask: true, express: true };
+const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = { python: true, node: true, enterprise: true, asgi: true, flask: true, express: true, php: true };
 
 async function judged(name: BlindName, profileOf: (own: Profile) => Profile) {
   const result = await runBlind(name, profileOf);

@@ -22,6 +22,9 @@ export const BLIND = {
   flask: { command: '/usr/bin/python3', server: join(ROOT, 'variants/blind-flask/server.py'), profile: join(ROOT, 'variants/blind-flask/profile.json') },
   // Express 4.18 from Debian's node-express (/usr/share/nodejs), its ETags and HEAD kept.
   express: { command: process.execPath, server: join(ROOT, 'variants/blind-express/server.mjs'), profile: join(ROOT, 'variants/blind-express/profile.json') },
+  // PHP 8.2 under Debian's Apache httpd 2.4 with mod_php (prefork), its state in SQLite, Apache's
+  // and PHP's defaults kept (X-Powered-By, Apache's own Date and error handling); a Python launcher.
+  php: { command: '/usr/bin/python3', server: join(ROOT, 'variants/blind-php/serve.py'), profile: join(ROOT, 'variants/blind-php/profile.json') },
   enterprise: {
     command: process.execPath,
     server: join(ROOT, 'variants/blind-enterprise/server.mjs'),
