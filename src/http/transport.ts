@@ -72,8 +72,13 @@ export async function closeDispatcher(): Promise<void> {
  */
 export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
   return async (request) => {
-    const exchange = exchangeOf(request);
-    const started = performance.now();
+    // One reading of the suite's clock starts the exchange, and another ends it: its answer time
+    // (start plus duration) is then never before the answer came. Timed from a second reading
+    // instead, a thread held between the two (a loaded machine) made the answer seem that much
+    // earlier, and the target's clock, read from its Date against it, that much ahead: the pacer
+    // then sent a window's first request too soon (an unplanned 429, a stress run at b709d45).
+    const startedMs = Math.floor(suiteNow());
+    const exchange = exchangeOf(request, startedMs);
     const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = request.maxBytes ?? UNCAPPED;
     let bytes = 0;
@@ -103,7 +108,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
       }
       const headers = flattenHeaders(res.headers);
       const raw = bodyBytes(chunks, bytes, headers['content-encoding'], maxBytes);
-      exchange.durationMs = Math.round(performance.now() - started);
+      exchange.durationMs = Math.ceil(suiteNow() - startedMs);
       const lean = request.spec.listSkeleton;
       // A walk's page is not decoded whole unless someone reads `text`: the scan reads the bytes.
       let text = lean ? null : raw.toString('utf8');
@@ -129,7 +134,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
         exchange,
       };
     } catch (error) {
-      exchange.durationMs = Math.round(performance.now() - started);
+      exchange.durationMs = Math.ceil(suiteNow() - startedMs);
       const [kind, message] = classify(error, timeoutMs, bytes, headersArrived);
       exchange.failure = { kind, message };
       throw new TransportFailure(kind, `${describeRequest(exchange)}: ${message}`, exchange, { responseStarted: headersArrived });
@@ -148,11 +153,11 @@ function simulatedTime(): Record<string, string> {
   return clock.shared ? { [SIMULATED_TIME_HEADER]: String(Math.round(clock.now())) } : {};
 }
 
-function exchangeOf(request: Outgoing): Exchange {
+function exchangeOf(request: Outgoing, startedMs: number): Exchange {
   const { spec } = request;
   return {
     check: request.check,
-    startedAt: new Date(suiteNow()).toISOString(),
+    startedAt: new Date(startedMs).toISOString(),
     durationMs: 0,
     auth: request.auth,
     bucket: request.bucket,
