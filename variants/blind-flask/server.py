@@ -888,11 +888,17 @@ class ApiServer(gunicorn.app.base.BaseApplication):
         return self.application
 
 
-def free_port(host):
+def bound_socket(host):
+    """A socket bound to a free port, handed to gunicorn as it is (fd://).
+
+    Ours, not the blind writer's (see README.md): the port was read from a socket that was then
+    closed, and gunicorn bound it anew; another process on the machine could take it between the two.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+    s = socket.socket(family, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((host, 0))
+    return s
 
 
 def main(argv=None):
@@ -905,13 +911,20 @@ def main(argv=None):
         parser.error("--window-seconds must be positive")
 
     host = args.host
-    port = args.port or free_port(host)
+    url_host = "[%s]" % host if ":" in host else host
+    if args.port:
+        port = args.port
+        bind = "%s:%d" % (url_host, port)
+    else:
+        sock = bound_socket(host)
+        port = sock.getsockname()[1]
+        # gunicorn takes the descriptor over (and closes it): detached, no socket object here closes it too.
+        bind = "fd://%d" % sock.detach()
 
     store = Store(args.window_seconds)
     main_key, other_key = seed(store)
     app = create_app(store)
 
-    url_host = "[%s]" % host if ":" in host else host
     announcement = json.dumps({
         "url": "http://%s:%d" % (url_host, port),
         "keys": {"main": main_key, "other": other_key},
@@ -922,7 +935,7 @@ def main(argv=None):
         sys.stdout.flush()
 
     options = {
-        "bind": "%s:%d" % (url_host, port),
+        "bind": bind,
         "workers": 1,
         "worker_class": "gthread",
         "threads": 8,
