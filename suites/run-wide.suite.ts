@@ -26,7 +26,7 @@ const TITLES: Record<RunWideClause, string> = {
   'ERR-6': 'no read-only request of the run was answered with a write-only error type',
   'PAG-1': 'every list response of the run is the pagination envelope',
   'KEY-4': 'no response of the run after a key was created contains a part of its secret',
-  'RATE-1': 'every authenticated response of the run carries the X-RateLimit headers',
+  'RATE-1': 'every authenticated success of the run carries the X-RateLimit headers, and every one sent is an integer',
   'RATE-2': 'every X-RateLimit header of the run is plausible',
   'RATE-8': 'X-RateLimit-Remaining falls with each sequential request of a key',
   'RATE-9': 'Retry-After appears on 429 responses only',

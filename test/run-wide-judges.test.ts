@@ -146,6 +146,28 @@ describe('RATE-8 over the run log', () => {
   });
 });
 
+describe('RATE-1 over the run log', () => {
+  const withHeaders = (status: number, headers: Record<string, string>) => {
+    const e = exchange(now, 50);
+    return { ...e, response: { ...e.response!, status, headers: { 'content-type': 'application/json', ...headers } } };
+  };
+  const none = {};
+
+  test('"responses generally" read both ways: an error without the headers is no finding (nginx adds them to successes alone), a success without them is', () => {
+    expect(RUN_WIDE_JUDGES['RATE-1']([withHeaders(404, none), withHeaders(422, none), withHeaders(500, none)])).toEqual([]);
+    expect(RUN_WIDE_JUDGES['RATE-1']([withHeaders(200, none)]).map((v) => v.reason)).toEqual([
+      'an authenticated 200 lacks X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+    ]);
+  });
+
+  test('a header sent is an integer, whatever the status', () => {
+    const decimal = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '49', 'x-ratelimit-reset': `${reset}.25` };
+    expect(RUN_WIDE_JUDGES['RATE-1']([withHeaders(404, decimal)]).map((v) => v.reason)).toEqual([
+      'an authenticated 404 carries X-RateLimit-Reset not as an integer',
+    ]);
+  });
+});
+
 describe('PAG-1 over the run log', () => {
   const list = (body: string, extra: Partial<Exchange['response']> = {}) => {
     const e = exchange(now, 50);

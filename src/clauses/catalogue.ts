@@ -226,7 +226,12 @@ export const CLAUSES = {
   'ERR-8': { level: 'SHOULD', needs: [], section: ERRORS, summary: 'An unknown path under /api/v1/ is 404 in the error envelope.' },
   'ERR-9': { level: 'SHOULD', needs: ['retrievalPaths'], section: ERRORS, summary: 'Every other missing resource also has code null and param null.' },
 
-  'RATE-1': { level: 'SHOULD', needs: [], section: LIMITS, summary: 'Authenticated responses carry integer X-RateLimit-Limit, -Remaining and -Reset.' },
+  'RATE-1': {
+    level: 'SHOULD',
+    needs: [],
+    section: LIMITS,
+    summary: 'Authenticated responses generally (every success) carry X-RateLimit-Limit, -Remaining and -Reset, as integers wherever sent.',
+  },
   'RATE-2': {
     level: 'MUST',
     needs: [],

@@ -339,12 +339,27 @@ export const RUN_WIDE_JUDGES = {
       .filter((e) => authenticated(e) && !isHttpAnswer(e))
       .flatMap((e) => {
         const h = rateHeaders(e.response.headers);
-        const missing = [
-          h.limit === null && 'X-RateLimit-Limit',
-          h.remaining === null && 'X-RateLimit-Remaining',
-          h.reset === null && 'X-RateLimit-Reset',
-        ].filter(Boolean);
-        return missing.length === 0 ? [] : [{ reason: `an authenticated ${e.response.status} lacks integer ${missing.join(', ')}`, exchange: e }];
+        const headers = [
+          ['X-RateLimit-Limit', h.limit],
+          ['X-RateLimit-Remaining', h.remaining],
+          ['X-RateLimit-Reset', h.reset],
+        ] as const;
+        const sent = (name: string) => e.response.headers[name.toLowerCase()] !== undefined;
+        // Headers sent are integers whatever the status.
+        const malformed = headers.filter(([name, value]) => value === null && sent(name)).map(([name]) => name);
+        if (malformed.length > 0)
+          return [
+            {
+              reason: `an authenticated ${e.response.status} carries ${malformed.join(', ')} not as ${malformed.length === 1 ? 'an integer' : 'integers'}`,
+              exchange: e,
+            },
+          ];
+        // "Responses generally": on every answer, or as a rule, an error aside (nginx's add_header
+        // writes them on successes alone). Both readings ask them of a success; a 429's are RATE-4's.
+        const missing = headers.filter(([name]) => !sent(name)).map(([name]) => name);
+        return missing.length === 0 || e.response.status >= 400
+          ? []
+          : [{ reason: `an authenticated ${e.response.status} lacks ${missing.join(', ')}`, exchange: e }];
       }),
 
   'RATE-2': (log, profile) => {
