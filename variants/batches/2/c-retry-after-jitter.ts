@@ -22,7 +22,7 @@ import { defineVariant } from '../../variant.js';
  */
 export default defineVariant({
   description:
-    'adds 1 to N seconds of jitter (N a twelfth of the window, 5 s for a minute) to Retry-After and to the wait the 429 message states, as Kong\'s retry_after_jitter_max does, so throttled clients do not all retry at the window boundary; X-RateLimit-Reset still says when the window ends',
+    "adds 1 to N seconds of jitter (N a twelfth of the window, 5 s for a minute) to Retry-After and to the wait the 429 message states, as Kong's retry_after_jitter_max does, so throttled clients do not all retry at the window boundary; X-RateLimit-Reset still says when the window ends",
   openPoint: 'rate-algorithm',
   atRisk: ['RATE-2', 'RATE-3', 'RATE-4', 'RATE-5', 'RATE-7'],
   rateLimits: true,

@@ -25,7 +25,7 @@ import { defineVariant } from '../../variant.js';
  */
 export default defineVariant({
   description:
-    'limits each key (and each IP without a key) with a Redis sorted-set sliding log: the ceiling counts the requests of the last window; X-RateLimit-Reset is when the newest counted request leaves it (the key\'s PTTL: the whole ceiling is back), Retry-After when the oldest one does',
+    "limits each key (and each IP without a key) with a Redis sorted-set sliding log: the ceiling counts the requests of the last window; X-RateLimit-Reset is when the newest counted request leaves it (the key's PTTL: the whole ceiling is back), Retry-After when the oldest one does",
   openPoint: 'rate-algorithm',
   atRisk: ['RATE-2', 'RATE-3', 'RATE-4', 'RATE-5', 'RATE-6', 'RATE-7', 'RATE-8'],
   rateLimits: true,

@@ -31,7 +31,8 @@ const HEAD = 4;
 const ELLIPSIS = '...';
 
 export default defineVariant({
-  description: 'the key list and the creation response show a masked key, `<prefix><first four>...<last four>`, in a `masked_key` member instead of a last-four `hint`',
+  description:
+    'the key list and the creation response show a masked key, `<prefix><first four>...<last four>`, in a `masked_key` member instead of a last-four `hint`',
   openPoint: 'extra-members',
   atRisk: ['KEY-3', 'KEY-4', 'AUTH-5', 'KEY-1'],
   modify: (reference) => {

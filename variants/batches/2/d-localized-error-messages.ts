@@ -98,7 +98,10 @@ const CATALOGUE: readonly (readonly [RegExp, (m: RegExpExecArray) => Translation
   [/^No endpoint (.*)\.$/s, (m) => ({ de: `Es gibt keinen Endpunkt ${m[1]!}.`, fr: `Aucun point d’accès ${m[1]!}.` })],
   [/^Content-Type must be application\/json\.$/, () => ({ de: 'Content-Type muss application/json sein.', fr: 'Le Content-Type doit être application/json.' })],
   [/^The request body is too large\.$/, () => ({ de: 'Der Anfragekörper ist zu groß.', fr: 'Le corps de la requête est trop volumineux.' })],
-  [/^The request body is not valid JSON\.$/, () => ({ de: 'Der Anfragekörper ist kein gültiges JSON.', fr: 'Le corps de la requête n’est pas un JSON valide.' })],
+  [
+    /^The request body is not valid JSON\.$/,
+    () => ({ de: 'Der Anfragekörper ist kein gültiges JSON.', fr: 'Le corps de la requête n’est pas un JSON valide.' }),
+  ],
   [/^Unexpected server error\.$/, () => ({ de: 'Unerwarteter Serverfehler.', fr: 'Erreur inattendue du serveur.' })],
   [
     /^API keys cannot reach admin endpoints\.$/,
@@ -152,13 +155,22 @@ export function translate(message: string, locale: Locale): string {
 
 function addVary(reply: FastifyReply, field: string): void {
   const current = reply.getHeader('vary');
-  const values = current === undefined ? [] : [current].flat().join(',').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const values =
+    current === undefined
+      ? []
+      : [current]
+          .flat()
+          .join(',')
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== '');
   if (values.some((v) => v === '*' || v.toLowerCase() === field.toLowerCase())) return;
   reply.header('vary', [...values, field].join(', '));
 }
 
 export default defineVariant({
-  description: 'error messages are localised by Accept-Language (German, French, English), in German by default, with Content-Language and Vary: Accept-Language',
+  description:
+    'error messages are localised by Accept-Language (German, French, English), in German by default, with Content-Language and Vary: Accept-Language',
   openPoint: 'error-codes',
   atRisk: ['RATE-3', 'AUTH-7', 'AUTH-8', 'ERR-1', 'ERR-2', 'ERR-5', 'GEN-1', 'GEN-5'],
   modify: ({ app }) => {
