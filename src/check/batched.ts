@@ -25,9 +25,22 @@ const sizeLimit = (failure: Finding) => {
  * judged alone, and every case of a batch that passed (a submission of several cases passes only
  * if each would alone), so that no case is sent twice.
  */
+/**
+ * A case's key in the shrink's memo (its input as fast-check prints it), made once for each case: a
+ * candidate is looked up as the shrink meets it and again once its batch is answered, and a
+ * generated case can be some hundred KB.
+ */
+const keys = new WeakMap<object, string>();
+function keyOf(c: unknown): string {
+  if (typeof c !== 'object' || c === null) return fc.stringify(c);
+  let key = keys.get(c);
+  if (key === undefined) keys.set(c, (key = fc.stringify(c)));
+  return key;
+}
+
 function answerOf<C>(send: SendBatch<C>, memo?: Map<string, BatchAnswer<Finding>>): (batch: readonly C[]) => Promise<BatchAnswer<Finding>> {
   return async (batch) => {
-    const key = batch.length === 1 ? fc.stringify(batch[0]) : null;
+    const key = batch.length === 1 ? keyOf(batch[0]) : null;
     const known = key === null ? undefined : memo?.get(key);
     if (known) return known;
     let answer: BatchAnswer<Finding>;
@@ -38,7 +51,7 @@ function answerOf<C>(send: SendBatch<C>, memo?: Map<string, BatchAnswer<Finding>
       // The plan's limit on rows or bytes is learnt, not judged: the same cases go again in halves.
       answer = planLimitOf(error.evidence.at(-1)) ? { outcome: 'limit' } : { outcome: 'fail', failure: error };
     }
-    if (answer.outcome === 'pass') for (const c of batch) memo?.set(fc.stringify(c), answer);
+    if (answer.outcome === 'pass') for (const c of batch) memo?.set(keyOf(c), answer);
     else if (key !== null && (answer.outcome === 'fail' || answer.outcome === 'limit')) memo?.set(key, answer);
     return answer;
   };
@@ -209,7 +222,7 @@ async function replay<T>(
     const unknown: T[] = [];
     const details = fc.check(
       fc.property(arbitrary, (value) => {
-        const known = memo.get(fc.stringify(value));
+        const known = memo.get(keyOf(value));
         if (known?.outcome === 'fail') throw known.failure;
         if (!known) unknown.push(value);
       }),
