@@ -21,22 +21,23 @@ let tolerated = 0;
 for (const name of names) {
   const variant = (await import(pathToFileURL(resolve(join(dir, `${name}.ts`))).href)).default as Variant;
   const served = (variant.profile ?? ((p) => p))(referenceProfile());
-  const findings: string[] = [];
+  const lines: string[] = [];
+  let clean = true;
   for (const profileRun of ['own', 'document-only'] as const) {
     const told = profileRun === 'document-only';
     try {
       const run = await runAgainstReference(matrixTarget(variant.modify, served), matrixArgs(variant.rateLimits === true), told ? documentOnly : undefined);
       const { falseFindings } = judgeTolerance(variant, run.report, { documentOnly: told });
-      const line = `${profileRun}: verdict ${run.report.verdict}, exit ${run.exitCode}, report ${run.reportDir}`;
-      findings.push(line, ...falseFindings.map((finding) => `  FALSE: ${finding.slice(0, 400)}`));
-      if (falseFindings.length > 0 || run.exitCode !== 0) findings.push('  !');
+      lines.push(`${profileRun}: verdict ${run.report.verdict}, exit ${run.exitCode}, report ${run.reportDir}`);
+      lines.push(...falseFindings.map((finding) => `  FALSE: ${finding.slice(0, 400)}`));
+      clean &&= falseFindings.length === 0 && run.exitCode === 0;
     } catch (error) {
-      findings.push(`${profileRun}: INCONCLUSIVE ${String((error as Error).message).split('\n')[0]}`, '  !');
+      lines.push(`${profileRun}: INCONCLUSIVE ${String((error as Error).message).split('\n')[0]}`);
+      clean = false;
     }
   }
-  const clean = !findings.includes('  !');
   if (clean) tolerated++;
   console.log(`${clean ? 'TOLERATED' : 'FALSE VERDICT'} ${name}`);
-  for (const line of findings.filter((l) => l !== '  !')) console.log(`  ${line}`);
+  for (const line of lines) console.log(`  ${line}`);
 }
 console.log(`${tolerated} of ${names.length} tolerated under both profiles`);

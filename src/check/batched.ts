@@ -21,11 +21,6 @@ const sizeLimit = (failure: Finding) => {
 };
 
 /**
- * Sends a batch and says how it came out. With a memo, the answer is kept for each case: a case
- * judged alone, and every case of a batch that passed (a submission of several cases passes only
- * if each would alone), so that no case is sent twice.
- */
-/**
  * A case's key in the shrink's memo (its input as fast-check prints it), made once for each case: a
  * candidate is looked up as the shrink meets it and again once its batch is answered, and a
  * generated case can be some hundred KB.
@@ -38,6 +33,11 @@ function keyOf(c: unknown): string {
   return key;
 }
 
+/**
+ * Sends a batch and says how it came out. With a memo, the answer is kept for each case: a case
+ * judged alone, and every case of a batch that passed (a submission of several cases passes only
+ * if each would alone), so that no case is sent twice.
+ */
 function answerOf<C>(send: SendBatch<C>, memo?: Map<string, BatchAnswer<Finding>>): (batch: readonly C[]) => Promise<BatchAnswer<Finding>> {
   return async (batch) => {
     const key = batch.length === 1 ? keyOf(batch[0]) : null;
