@@ -6,6 +6,7 @@ import { fragileAtHttpLevel } from './front-end-fragile.js';
 import { describeRequest, responderOf } from './exchange.js';
 import { TransportFailure } from './failures.js';
 import { deadline, MOST_TIMES } from './deadline.js';
+import { holdUnderWayMs, watchHolds } from './thread-holds.js';
 import { DEFAULT_TIMEOUT_MS } from './layers/limits.js';
 import { listSkeleton } from './list-skeleton.js';
 import { notUtf8 } from './utf8.js';
@@ -20,6 +21,10 @@ const UNCAPPED = Number.MAX_SAFE_INTEGER;
 let sharedDispatcher: Dispatcher | null = null;
 /** Dispatchers of one connection each, by the name the requests that share it give (`RequestSpec.connection`). */
 const ownConnections = new Map<string, Dispatcher>();
+/** Ends the watch on this thread's holds that the pool keeps while it lives (`retireHeldPools`). */
+let unwatchPool: (() => void) | null = null;
+/** Pools retired after a hold, finishing the requests they carried (`closeDispatcher` waits for them). */
+const retiring = new Set<Promise<void>>();
 
 /**
  * How long an idle connection is kept for reuse, whatever the server's Keep-Alive hint says.
@@ -39,6 +44,7 @@ export const IDLE_CONNECTION_MS = 1000;
  * whatever `--timeout` said.
  */
 function dispatcher(deadlineMs: number, connection?: string): Dispatcher {
+  unwatchPool ??= watchHolds();
   if (connection !== undefined) {
     let own = ownConnections.get(connection);
     if (!own) ownConnections.set(connection, (own = makeDispatcher(deadlineMs, 1)));
@@ -59,11 +65,38 @@ function makeDispatcher(deadlineMs: number, connections: number): Dispatcher {
   return proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
 }
 
+/**
+ * Retires the pools when this thread has been held past half the idle limit since its loop last
+ * ran its timers: their connections idled through the hold. undici closes a connection idle for
+ * `IDLE_CONNECTION_MS` with a timer, which runs only once the thread is free again, and which it
+ * sets only after the answer's last turn of the loop: a request sent at the end of a long hold (a
+ * shrink's reckoning on a loaded machine), in the same turn, went out on a connection idle well
+ * past the limit, which a NAT had forgotten (a reset; stress at 9a511f8, run 7) or a server had
+ * closed (a write lost, never sent again). New pools serve from here; the old ones close once the
+ * requests they carry are answered. A shorter hold keeps them: a connection is then reused idle
+ * for at most one and a half times the limit.
+ */
+function retireHeldPools(): void {
+  if (holdUnderWayMs() <= IDLE_CONNECTION_MS / 2) return;
+  const held = [sharedDispatcher, ...ownConnections.values()].filter((d): d is Dispatcher => d !== null);
+  sharedDispatcher = null;
+  ownConnections.clear();
+  for (const pool of held) {
+    const closing: Promise<void> = pool
+      .close()
+      .catch(() => {})
+      .finally(() => retiring.delete(closing));
+    retiring.add(closing);
+  }
+}
+
 export async function closeDispatcher(): Promise<void> {
   const current = [sharedDispatcher, ...ownConnections.values()];
   sharedDispatcher = null;
   ownConnections.clear();
-  await Promise.all(current.map((d) => d?.close()));
+  unwatchPool?.();
+  unwatchPool = null;
+  await Promise.all([...current.map((d) => d?.close()), ...retiring]);
 }
 
 /**
@@ -72,6 +105,7 @@ export async function closeDispatcher(): Promise<void> {
  */
 export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
   return async (request) => {
+    retireHeldPools();
     // One reading of the suite's clock starts the exchange, and another ends it: its answer time
     // (start plus duration) is then never before the answer came. Timed from a second reading
     // instead, a thread held between the two (a loaded machine) made the answer seem that much

@@ -1,5 +1,6 @@
 import { request as httpRequest, createServer as createHttpServer, Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
+import { heldMs, watchHolds } from '../../src/http/thread-holds.js';
 
 // Surroundings a conformant deployment sits in, as servers of our own between the suite and a
 // target: none of what they do is the API's, and the suite must not judge it as the API's.
@@ -27,26 +28,35 @@ export async function startRelay(upstream: string, options: { idleMs?: number } 
   const sockets = new Set<Socket>();
   let resets = 0;
   let connections = 0;
+  // The relay shares its thread with the test and the reference: a packet that waited in its
+  // socket while that thread was held did not wait on the wire, and a NAT would not count the
+  // hold as idle time (stress at 9a511f8, run 7: resets the client had not earned).
+  const unwatch = idleMs === Number.POSITIVE_INFINITY ? () => {} : watchHolds();
   const server: Server = createTcpServer((client) => {
     connections++;
     const target = connect(Number(port), hostname);
     sockets.add(client).add(target);
-    let last = Date.now();
+    let last = performance.now();
+    let heldAtLast = heldMs();
     const forgotten = () => {
-      if (Date.now() - last <= idleMs) return false;
+      if (performance.now() - last - (heldMs() - heldAtLast) <= idleMs) return false;
       resets++;
       client.resetAndDestroy();
       target.destroy();
       return true;
     };
+    const seen = () => {
+      last = performance.now();
+      heldAtLast = heldMs();
+    };
     client.on('data', (chunk: Buffer) => {
       if (forgotten()) return;
-      last = Date.now();
+      seen();
       target.write(chunk);
     });
     target.on('data', (chunk: Buffer) => {
       if (forgotten()) return;
-      last = Date.now();
+      seen();
       client.write(chunk);
     });
     const end = () => {
@@ -74,12 +84,14 @@ export async function startRelay(upstream: string, options: { idleMs?: number } 
     kill() {
       if (killed) return;
       killed = true;
+      unwatch();
       server.close();
       for (const socket of sockets) socket.resetAndDestroy();
     },
     close: async () => {
       if (!killed) {
         killed = true;
+        unwatch();
         for (const socket of sockets) socket.destroy();
         await new Promise((resolve) => server.close(resolve));
       }
