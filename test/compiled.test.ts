@@ -83,6 +83,8 @@ test("vitest's worker gets the lanes and every suite as one module, made again w
     ).trim();
   expect(readFileSync(bundle, 'utf8')).not.toMatch(/from ['"]\.\.?\//);
   expect(loaded(pathToFileURL(bundle).href)).toBe('["two"]');
+  // The file vitest is given imports the bundle, which Node then loads (src/run/suites.ts).
+  expect(readFileSync(join(root, 'dist/js/lanes.entry.js'), 'utf8')).toMatch(/^import '\.\/lanes\.bundle\.js';$/m);
 
   writeFileSync(join(root, 'suites/two.suite.ts'), "(globalThis as any).loaded = ['two, changed'];\n");
   await build(root);
@@ -90,8 +92,10 @@ test("vitest's worker gets the lanes and every suite as one module, made again w
 
   // Removed from a build of the same sources (a cleaned folder): made again, not left missing.
   rmSync(bundle);
+  rmSync(join(root, 'dist/js/lanes.entry.js'));
   await build(root);
   expect(loaded(pathToFileURL(bundle).href)).toBe('["two, changed"]');
+  expect(existsSync(join(root, 'dist/js/lanes.entry.js'))).toBe(true);
 });
 
 test("the CLI's entry is one module with every module of ours it loads, but the embedded reference's, which runs on a thread from its files", async () => {

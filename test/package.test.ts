@@ -51,6 +51,7 @@ describe('the npm package', () => {
       'dist/js/src/cli/main.js',
       'dist/js/validators.cjs',
       'dist/js/lanes.bundle.js',
+      'dist/js/lanes.entry.js',
       'dist/js/stamp',
       'src/cli/main.ts',
       'suites/general.suite.ts',

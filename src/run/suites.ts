@@ -17,10 +17,13 @@ const CHECKS_AT_ONCE = 20;
 /**
  * The one test file vitest runs: the lanes (src/check/lanes.ts), which load the selected suites.
  * Where this process runs built (bin/compiled.mjs), the same build bundled the lanes with every
- * module they load into one file, which the worker fetches in one round trip, not one a module;
- * run through tsx (sources that cannot be built), the sources themselves.
+ * module they load into one file, which a stub imports and vitest leaves to Node (`external`):
+ * Node compiles it from its compile cache, where vite's module runner decoded its source map and
+ * compiled it anew in every run. Run through tsx (sources that cannot be built), the sources themselves.
  */
-const LANES = import.meta.url.includes('/dist/js/') ? 'dist/js/lanes.bundle.js' : 'src/check/lanes.ts';
+const BUILT = import.meta.url.includes('/dist/js/');
+const LANES = BUILT ? 'dist/js/lanes.entry.js' : 'src/check/lanes.ts';
+const LANES_BUNDLE = /\/dist\/js\/lanes\.bundle\.js$/;
 
 /** The suites started: running once the run hands them its context, or closed unused. */
 export interface StartedSuites {
@@ -147,6 +150,7 @@ async function runVitest(
       isolate: false,
       pool: 'threads',
       passWithNoTests: true,
+      ...(BUILT ? { server: { deps: { external: [LANES_BUNDLE] } } } : {}),
       // The suites and the kit, compiled once and kept on disk: a run does not compile them again.
       // Kept apart by the registry of suite files: a module's entry is found by its own content, and
       // the lanes file's, whose import pattern vite expands to the suite files it finds, is the same
