@@ -37,7 +37,7 @@ beforeAll(async () => {
   packed = (JSON.parse(stdout.slice(stdout.indexOf('['))) as (typeof packed)[])[0]!;
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'owner-project', private: true }));
-  await exec('npm', ['install', '--no-audit', '--no-fund', join(folder, packed.filename)], { cwd: project, env, timeout: 240_000 });
+  await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(folder, packed.filename)], { cwd: project, env, timeout: 240_000 });
 }, 480_000);
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
