@@ -1,48 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Outgoing } from '../src/http/request.js';
 import { heldMs, holdUnderWayMs, watchHolds } from '../src/http/thread-holds.js';
 import { closeDispatcher, IDLE_CONNECTION_MS, transport } from '../src/http/transport.js';
+import { getOf, hold, startTargetProcess, type TargetProcess } from './support/held-thread.js';
 
-// A connection idle past `IDLE_CONNECTION_MS` is never reused, even when this thread was held by
-// its own work across the moment undici's timer should have closed it (src/http/transport.ts,
-// `retireHeldPools`). The target is a process of its own, so that holding this thread holds only the
-// client; it names the connection each answer came on.
+// A connection that idled through a long hold of this thread is not reused: undici's timer that
+// closes a connection idle for `IDLE_CONNECTION_MS` cannot run while the thread is held, and is not
+// even set when the hold follows the answer in the same turn (src/http/transport.ts,
+// `retireHeldPools`). The target (a process of its own) names the connection each answer came on.
 
-const TARGET = `
-  let connections = 0;
-  const server = require('node:http').createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'x-connection': String(req.socket.connection) });
-    res.end('{}');
-  });
-  server.on('connection', (socket) => { socket.connection = ++connections; });
-  server.listen(0, '127.0.0.1', () => process.send(server.address().port));
-  process.on('disconnect', () => process.exit(0));
-`;
-
-let target: ChildProcess;
-let baseUrl: string;
+let target: TargetProcess;
 
 beforeAll(async () => {
-  target = spawn(process.execPath, ['-e', TARGET], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve) => target.once('message', (m) => resolve(m as number)));
-  baseUrl = `http://127.0.0.1:${port}`;
+  target = await startTargetProcess(`(req, res, connection) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-connection': String(connection) });
+    res.end('{}');
+  }`);
 });
 
 afterAll(async () => {
   await closeDispatcher();
-  target.disconnect();
+  target.close();
 });
 
-function get(path: string): Outgoing {
-  return { spec: { path }, method: 'GET', url: `${baseUrl}${path}`, headers: {}, body: undefined, auth: 'none', bucket: 'anonymous', check: undefined };
-}
-
-/** Holds this thread, as synchronous work does: no timer, socket or promise runs meanwhile. */
-function hold(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-}
+const get = (path: string) => getOf(target.baseUrl, path);
 
 test('a request sent right after the thread was held past the idle limit goes out on a new connection', async () => {
   const send = transport();
