@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { REAL_CLOCK, useClock, type Clock } from '../src/clock.js';
 import { endedAt } from '../src/http/exchange.js';
-import type { Outgoing } from '../src/http/request.js';
 import { closeDispatcher, transport } from '../src/http/transport.js';
+import { getOf } from './support/held-thread.js';
 
 // An exchange's times bound its request and its answer on the suite's clock: it began no later
 // than the request left, and ended (start plus duration) no earlier than the answer came. The
@@ -43,9 +43,7 @@ afterAll(async () => {
 let readings = 0;
 const held: Clock = { ...REAL_CLOCK, now: () => REAL_CLOCK.now() + (readings++ > 0 ? HELD_MS : 0) };
 
-function get(path: string): Outgoing {
-  return { spec: { path }, method: 'GET', url: `${baseUrl}${path}`, headers: {}, body: undefined, auth: 'none', bucket: 'anonymous', check: undefined };
-}
+const get = (path: string) => getOf(baseUrl, path);
 
 test('an exchange ends no earlier than its answer came, though the thread was held between its start and its request', async () => {
   const send = transport();

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { Outgoing } from '../../src/http/request.js';
 
-// What the tests of a held thread share (request-deadline, idle-connection-after-hold): a target in
-// a process of its own, so that holding the test's thread holds only the client, and the hold.
+// What the tests of a held thread share (request-deadline, idle-connection-after-hold,
+// exchange-times): a target in a process of its own, so that holding the test's thread holds only
+// the client, the hold, and the request the transport takes.
 
 /** A local HTTP target in a process of its own; `close` ends it. */
 export interface TargetProcess {
