@@ -20,8 +20,9 @@ export interface Clock {
   /** Resolves once `ms` of this clock have passed. */
   sleep(ms: number): Promise<void>;
   /**
-   * Marks a request begun and not yet answered, until the function it returns is called: the
-   * simulated clock does not move while one is, as its answer would have come long before.
+   * Marks a request begun and not yet answered, until the function it returns is called and its
+   * thread has had a turn (what the answer's continuation sends at once follows it without a gap):
+   * the simulated clock does not move while one is, as its answer would have come long before.
    */
   requestBegun(): () => void;
   /**
@@ -59,14 +60,22 @@ export function simulatedClock(shared: SharedArrayBuffer = new SharedArrayBuffer
   const offset = new BigInt64Array(shared, 0, 1);
   const counts = new Int32Array(shared, 8, 2);
   const [BEGUN, WAITING] = [0, 1];
-  const mark = (which: number) => () => {
+  const mark = (which: number, release: (end: () => void) => void) => () => {
     Atomics.add(counts, which, 1);
     let done = false;
     return () => {
-      if (!done) Atomics.sub(counts, which, 1);
+      if (!done) release(() => Atomics.sub(counts, which, 1));
       done = true;
     };
   };
+  // An answer leaves the count after its thread's next turn, not at once: the continuation that
+  // received it (the next request of a sequence) runs first. Else a wait in another thread (the
+  // pacer's, on the main thread) could find none in flight in the moment between an answer and the
+  // request sent on it, longer on a loaded machine, and move the clock past a window that sequence
+  // needs whole, where in real time it would have taken microseconds. A wait's end is at once: its
+  // request is on its way again.
+  const afterTurn = (end: () => void) => void setImmediate(end);
+  const atOnce = (end: () => void) => end();
   const now = () => realNow() + Number(Atomics.load(offset, 0)) / 1000;
   const moveTo = (until: number) => {
     // Forward to `until`, never back: a wait beside this one may have moved it further already.
@@ -78,8 +87,8 @@ export function simulatedClock(shared: SharedArrayBuffer = new SharedArrayBuffer
   return {
     now,
     shared,
-    requestBegun: mark(BEGUN),
-    requestWaits: mark(WAITING),
+    requestBegun: mark(BEGUN, afterTurn),
+    requestWaits: mark(WAITING, atOnce),
     sleep: async (ms) => {
       if (ms < REAL_BELOW_MS) return realSleep(ms);
       const until = now() + ms;

@@ -1,8 +1,10 @@
+import { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
 import { SIMULATED_TIME_HEADER as REFERENCE_HEADER } from '../reference/clock.js';
 import { startReference, referenceProfile } from '../reference/server.js';
 import { REAL_BELOW_MS, SIMULATED_TIME_HEADER, simulatedClock } from '../src/clock.js';
 import { runCli } from './support/cli.js';
+import { hold } from './support/held-thread.js';
 import { expectOneKeyRunWithout429 } from './support/one-key-run.js';
 import { SIMULATED_RUN_ENV } from './support/simulated.js';
 
@@ -51,6 +53,29 @@ test("two clocks over one shared offset (the run's threads) read one time, and i
   await worker.sleep(1_000);
   await main.sleep(500); // already passed on the shared clock: moves nothing back
   expect(main.now()).toBeGreaterThanOrEqual(reading + 1_000);
+});
+
+test("a wait in another thread does not move the clock between an answer and the request sent on it: the continuation's thread may be taken meanwhile", async () => {
+  const clock = simulatedClock();
+  let answered = clock.requestBegun();
+  const before = clock.now();
+  const waiter = new Worker(new URL('./support/clock-sleeper.ts', import.meta.url), { workerData: clock.shared, execArgv: ['--import', 'tsx'] });
+  const said = (word: string) => new Promise<void>((resolve) => waiter.on('message', (m) => m === word && resolve()));
+  const done = said('done');
+  await said('waiting');
+  for (let i = 0; i < 5; i++) {
+    // An answer, and the next request its continuation sends, with the thread held between them
+    // (a loaded machine's scheduler, a long synchronous step), as no wait of its own.
+    answered();
+    hold(20);
+    answered = clock.requestBegun();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  expect(clock.now() - before).toBeLessThan(60_000);
+  answered();
+  await done;
+  expect(clock.now() - before).toBeGreaterThanOrEqual(60_000);
+  await waiter.terminate();
 });
 
 test('the reference on the stamped clock opens a new window when a request tells it the old one has passed', async () => {
