@@ -62,20 +62,24 @@ test("a wait in another thread does not move the clock between an answer and the
   const waiter = new Worker(new URL('./support/clock-sleeper.ts', import.meta.url), { workerData: clock.shared, execArgv: ['--import', 'tsx'] });
   const said = (word: string) => new Promise<void>((resolve) => waiter.on('message', (m) => m === word && resolve()));
   const done = said('done');
-  await said('waiting');
-  for (let i = 0; i < 5; i++) {
-    // An answer, and the next request its continuation sends, with the thread held between them
-    // (a loaded machine's scheduler, a long synchronous step), as no wait of its own.
+  try {
+    await said('waiting');
+    for (let i = 0; i < 5; i++) {
+      // An answer, and the next request its continuation sends, with the thread held between them
+      // (a loaded machine's scheduler, a long synchronous step), as no wait of its own.
+      answered();
+      hold(20);
+      answered = clock.requestBegun();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    expect(clock.now() - before).toBeLessThan(60_000);
     answered();
-    hold(20);
-    answered = clock.requestBegun();
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await done;
+    expect(clock.now() - before).toBeGreaterThanOrEqual(60_000);
+  } finally {
+    // Also where an assertion failed: the wait would otherwise poll on, its window never passing.
+    await waiter.terminate();
   }
-  expect(clock.now() - before).toBeLessThan(60_000);
-  answered();
-  await done;
-  expect(clock.now() - before).toBeGreaterThanOrEqual(60_000);
-  await waiter.terminate();
 });
 
 test('the reference on the stamped clock opens a new window when a request tells it the old one has passed', async () => {
