@@ -60,8 +60,15 @@ test("a wait in another thread does not move the clock between an answer and the
   let answered = clock.requestBegun();
   const before = clock.now();
   const waiter = new Worker(new URL('./support/clock-sleeper.ts', import.meta.url), { workerData: clock.shared, execArgv: ['--import', 'tsx'] });
-  const said = (word: string) => new Promise<void>((resolve) => waiter.on('message', (m) => m === word && resolve()));
+  // A thread that fails to start or ends early fails the test at once instead of leaving it to wait.
+  const said = (word: string) =>
+    new Promise<void>((resolve, reject) => {
+      waiter.on('message', (m) => m === word && resolve());
+      waiter.once('error', reject);
+      waiter.once('exit', (code) => reject(new Error(`the waiting thread ended (${code}) before saying '${word}'`)));
+    });
   const done = said('done');
+  done.catch(() => undefined); // awaited below, once the test gets there
   try {
     await said('waiting');
     for (let i = 0; i < 5; i++) {
