@@ -25,7 +25,11 @@ export async function startTargetProcess(handler: string): Promise<TargetProcess
     process.on('disconnect', () => process.exit(0));
   `;
   const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve) => child.once('message', (m) => resolve(m as number)));
+  // A child that cannot start fails the test at once, as a run host does (run-host.ts), not at its timeout.
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as number));
+    child.once('exit', (code) => reject(new Error(`the target process exited (${code}) before it listened`)));
+  });
   return { baseUrl: `http://127.0.0.1:${port}`, close: () => child.disconnect() };
 }
 
