@@ -73,7 +73,7 @@ export class HttpClient {
       overlapTracking,
       limits(timeoutMs),
     ];
-    this.#send = compose(layers, transport(timeoutMs));
+    this.#send = compose(layers, transport());
   }
 
   get baseUrl(): string {

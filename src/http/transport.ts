@@ -18,9 +18,11 @@ import { currentClock, SIMULATED_TIME_HEADER, suiteNow } from '../clock.js';
 export const LOGGED_BODY_LIMIT = 64 * 1024;
 const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
-let sharedDispatcher: Dispatcher | null = null;
-/** Dispatchers of one connection each, by the name the requests that share it give (`RequestSpec.connection`). */
-const ownConnections = new Map<string, Dispatcher>();
+/**
+ * The keep-alive pools, by their connect timeout: one shared by every request of that deadline, and
+ * one of a single connection for each name a request gives (`RequestSpec.connection`).
+ */
+const pools = new Map<number, { shared: Dispatcher | null; own: Map<string, Dispatcher> }>();
 /** Ends the watch on this thread's holds that the pool keeps while it lives (`retireHeldPools`). */
 let unwatchPool: (() => void) | null = null;
 /** Pools retired after a hold, finishing the requests they carried (`closeDispatcher` waits for them). */
@@ -37,29 +39,41 @@ const retiring = new Set<Promise<void>>();
 export const IDLE_CONNECTION_MS = 1000;
 
 /**
- * One keep-alive pool per process, and a connection of its own for each name a request gives
- * (`RequestSpec.connection`); honours HTTP(S)_PROXY and NO_PROXY when set. The connect
- * timeout follows the request deadline: undici does not abort a connection (a TLS handshake
- * that never completes) on the request's signal, so without it a stalled handshake took 10 s
- * whatever `--timeout` said.
+ * The pool for a request of this deadline: one keep-alive pool per deadline in each thread, and a
+ * connection of its own for each name a request gives (`RequestSpec.connection`); honours
+ * HTTP(S)_PROXY and NO_PROXY when set. The connect timeout is the request's deadline: undici does
+ * not abort a connection (a TLS handshake that never completes) on the request's signal, so
+ * without it a stalled handshake took 10 s whatever `--timeout` said. And it is each request's
+ * own: a pool made for the first request's deadline (the run's 10 s) left a shorter one after it
+ * (the bounded teardown after a signal) waiting out the longer connect timeout.
  */
 function dispatcher(deadlineMs: number, connection?: string): Dispatcher {
   unwatchPool ??= watchHolds();
+  const connectMs = Math.min(deadlineMs, 10_000);
+  let pool = pools.get(connectMs);
+  if (!pool) pools.set(connectMs, (pool = { shared: null, own: new Map() }));
   if (connection !== undefined) {
-    let own = ownConnections.get(connection);
-    if (!own) ownConnections.set(connection, (own = makeDispatcher(deadlineMs, 1)));
+    let own = pool.own.get(connection);
+    if (!own) pool.own.set(connection, (own = makeDispatcher(connectMs, 1)));
     return own;
   }
-  sharedDispatcher ??= makeDispatcher(deadlineMs, 16);
-  return sharedDispatcher;
+  pool.shared ??= makeDispatcher(connectMs, 16);
+  return pool.shared;
 }
 
-function makeDispatcher(deadlineMs: number, connections: number): Dispatcher {
+/** Every pool there is, each pool forgotten: new requests get new ones. */
+function takePools(): Dispatcher[] {
+  const all = [...pools.values()].flatMap(({ shared, own }) => [...(shared ? [shared] : []), ...own.values()]);
+  pools.clear();
+  return all;
+}
+
+function makeDispatcher(connectMs: number, connections: number): Dispatcher {
   const options = {
     connections,
     keepAliveTimeout: IDLE_CONNECTION_MS,
     keepAliveMaxTimeout: IDLE_CONNECTION_MS,
-    connect: { timeout: Math.min(deadlineMs, 10_000) },
+    connect: { timeout: connectMs },
   };
   const proxied = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'].some((name) => process.env[name]);
   return proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
@@ -78,10 +92,7 @@ function makeDispatcher(deadlineMs: number, connections: number): Dispatcher {
  */
 function retireHeldPools(): void {
   if (holdUnderWayMs() <= IDLE_CONNECTION_MS / 2) return;
-  const held = [sharedDispatcher, ...ownConnections.values()].filter((d): d is Dispatcher => d !== null);
-  sharedDispatcher = null;
-  ownConnections.clear();
-  for (const pool of held) {
+  for (const pool of takePools()) {
     const closing: Promise<void> = pool
       .close()
       .catch(() => {})
@@ -91,19 +102,17 @@ function retireHeldPools(): void {
 }
 
 export async function closeDispatcher(): Promise<void> {
-  const current = [sharedDispatcher, ...ownConnections.values()];
-  sharedDispatcher = null;
-  ownConnections.clear();
+  const current = takePools();
   unwatchPool?.();
   unwatchPool = null;
-  await Promise.all([...current.map((d) => d?.close()), ...retiring]);
+  await Promise.all([...current.map((d) => d.close()), ...retiring]);
 }
 
 /**
  * The innermost layer: sends the request with undici, within its deadline and body cap, and
  * builds its exchange. No complete response is a `TransportFailure` carrying the exchange.
  */
-export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
+export function transport(): Send {
   return async (request) => {
     retireHeldPools();
     // One reading of the suite's clock starts the exchange, and another ends it: its answer time
@@ -125,7 +134,7 @@ export function transport(connectTimeoutMs = DEFAULT_TIMEOUT_MS): Send {
         method: request.method as Dispatcher.HttpMethod,
         headers: { ...request.headers, ...simulatedTime() },
         ...(request.body !== undefined ? { body: request.body } : {}),
-        dispatcher: dispatcher(connectTimeoutMs, request.spec.connection),
+        dispatcher: dispatcher(timeoutMs, request.spec.connection),
         signal: due.signal,
         headersTimeout: MOST_TIMES * timeoutMs,
         bodyTimeout: MOST_TIMES * timeoutMs,
