@@ -1,10 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ORDER_SEED_VARIABLE } from '../test/support/sequencer.js';
 
-// `npm run stress -- [--runs N] [--busy] [--out DIR] [-- vitest args]`: the whole `npm test` N times
+// `npm run stress -- [--runs N] [--busy] [--shuffle] [--out DIR] [-- vitest args]`: the whole `npm test` N times
 // in a row, with `--busy` beside a busy loop on one core (a CI machine that runs something else too),
+// with `--shuffle` each run in an order of its own (test/support/sequencer.ts: a file finds what the
+// one before it in its thread left; its seed is printed, `TEST_ORDER_SEED=seed npm test` repeats it),
 // keeping the whole log of every run that failed and its tests' scratch folder (the reports of the
 // runs the tests made: a failed test names its run's report there). A test that fails once here is a bug: fix its
 // cause, never its tolerance alone. Prints one line a run and a summary of the tests that failed.
@@ -13,6 +17,7 @@ const { values, positionals } = parseArgs({
   options: {
     runs: { type: 'string', default: '10' },
     busy: { type: 'boolean', default: false },
+    shuffle: { type: 'boolean', default: false },
     out: { type: 'string', default: 'stress-logs' },
   },
   allowPositionals: true,
@@ -33,15 +38,15 @@ function busyLoop(): ChildProcess {
 /** The `npm test` under way, in a process group of its own: a signal to the stress run ends it whole. */
 let current: ChildProcess | null = null;
 
-/** One `npm test`: its exit status, its whole output and how long it took. */
-function npmTest(): Promise<{ code: number; output: string; ms: number }> {
+/** One `npm test`, in the order `seed` gives when there is one: its exit status, its whole output and how long it took. */
+function npmTest(seed: string | null): Promise<{ code: number; output: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn('npm', ['test', ...(positionals.length > 0 ? ['--', ...positionals] : [])], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
       // The tests' scratch folder outlives the run (test/support/global-setup.ts), for a red run's reports.
-      env: { ...process.env, KEEP_TEST_TMP: '1' },
+      env: { ...process.env, KEEP_TEST_TMP: '1', ...(seed !== null ? { [ORDER_SEED_VARIABLE]: seed } : {}) },
     });
     current = child;
     let output = '';
@@ -103,19 +108,20 @@ const failures = new Map<string, number>();
 let green = 0;
 try {
   for (let i = 1; i <= runs; i++) {
-    const { code, output, ms } = await npmTest();
+    const seed = values.shuffle ? randomBytes(4).toString('hex') : null;
+    const { code, output, ms } = await npmTest(seed);
     const failed = failedTests(output);
     const scratch = scratchOf(output);
     if (code === 0) green++;
     else {
       const log = join(out, `run-${i}.log`);
-      writeFileSync(log, output);
+      writeFileSync(log, `${seed !== null ? `${ORDER_SEED_VARIABLE}=${seed} npm test\n\n` : ''}${output}`);
       if (scratch !== null) keepScratch(scratch, join(out, `run-${i}-scratch`));
       for (const name of failed.length > 0 ? failed : ['(no test named: see the log)']) failures.set(name, (failures.get(name) ?? 0) + 1);
     }
     if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
     process.stdout.write(
-      `run ${i} of ${runs}${busy ? ' (beside a busy core)' : ''}: ${code === 0 ? 'green' : `red, log in ${join(out, `run-${i}.log`)}`} in ${Math.round(ms / 1000)} s\n`,
+      `run ${i} of ${runs}${busy ? ' (beside a busy core)' : ''}${seed !== null ? `, order seed ${seed}` : ''}: ${code === 0 ? 'green' : `red, log in ${join(out, `run-${i}.log`)}`} in ${Math.round(ms / 1000)} s\n`,
     );
   }
 } finally {
