@@ -2,10 +2,10 @@ import { describe, expect, test } from 'vitest';
 import { referenceProfile } from '../reference/server.js';
 import { propertyBudget } from '../src/check/property-budget.js';
 import { poolSizeFor } from '../src/keys/pool-size.js';
-import { estimate, loadEstimates, strengthOf, type RequestEstimates } from '../src/run/estimates.js';
+import { atStrength, estimate, loadEstimates, strengthOf, type RequestEstimates } from '../src/run/estimates.js';
 import { remainingSeconds, type Sent } from '../src/run/countdown.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { HEADERLESS_BURST, schedule, targetPace, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
+import { CLOSING_S, HEADERLESS_BURST, schedule, targetPace, type Schedule, type ScheduleInput } from '../src/run/schedule.js';
 import { CLIENT_ADDRESS_HEADERS } from '../suites/catalogues/request-headers.js';
 
 // Issue 33: a schedule before the first request, and a goal it is held to.
@@ -99,6 +99,51 @@ describe('the schedule', () => {
     expect(plan.budgets.find((b) => b.who === 'requests without a key')!.requests).toBeGreaterThan(21);
   });
 
+  test("a last phase on the second account's key takes windows after the account lane's on the configured key, and the plan counts them", () => {
+    // test/remaining-estimate.test.ts's run: one key of 10 requests a 4-s window. Side by side, the
+    // configured key's windows would cover the pairs' requests on the second account's key; the
+    // pairs run after the account lane, and those take windows of their own (said 50 s, took 56).
+    const estimates = loadEstimates();
+    const base = referenceProfile();
+    const profile = { ...base, limits: { ...base.limits, perKeyPerMinute: 10, windowSeconds: 4 } };
+    const only = ['GEN-2', 'GEN-3', 'GEN-4', 'GEN-5', 'ERR'];
+    const plan = schedule(estimates, {
+      profile,
+      selection: { only, skip: [] },
+      readOnly: false,
+      hasOtherAccountKey: true,
+      keys: 1,
+      propertyRuns: 10,
+      firstWindowEndsInS: 4,
+    });
+    const busiest = Math.max(...plan.budgets.map((b) => b.windows));
+    expect(plan.budgets.find((b) => b.who === "the second account's key")!.windows).toBeLessThan(busiest);
+    expect(plan.windows).toBeGreaterThan(busiest);
+    // The countdown counts them too. Once the phases before the pairs are done, the configured key's
+    // window whole: its share of the pairs fits in about one window, the second account's key's does not.
+    const ids = [...plan.perCheck].filter(([, c]) => c.phase < 2).map(([id]) => id);
+    const pairs = [...plan.perCheck.values()].filter((c) => c.phase >= 2);
+    const other = pairs.reduce((sum, c) => sum + c.other, 0);
+    const main = pairs.reduce((sum, c) => sum + c.main, 0);
+    expect(Math.ceil((other - 10) / 10)).toBeGreaterThan(Math.ceil((main - 9) / 9));
+    const left = remainingSeconds(plan, { finished: asPlanned(plan, ids), sent: sentBy(plan, ids), standing: { room: 9, untilResetS: 4 }, waitS: 0 });
+    expect(left).toBe(4 + (Math.ceil((other - 10) / 10) - 1) * 4 + CLOSING_S);
+  });
+
+  test("without a pool, what a check sent on a pool's key goes on the configured key, and its windows count it; a key a check makes keeps its own", () => {
+    // The estimates were measured with a pool: the transports' live key (suites/explorer/transports.ts) was one of its keys.
+    const estimates = loadEstimates();
+    const measured = (clause: string, key: string) => estimates.checks.find((c) => c.clause === clause && c.key === key)!;
+    const [alone, pooled] = [strengthOf(10, undefined, 1), strengthOf(10, undefined, 2)];
+    const transports = measured('GEN-3', 'in-flight-at-once');
+    expect(atStrength(estimates, transports, pooled).sent('created')).toBeGreaterThan(0);
+    expect(atStrength(estimates, transports, alone).sent('main')).toBe(atStrength(estimates, transports, pooled).sent('created'));
+    expect(atStrength(estimates, transports, alone).sent('created')).toBe(0);
+    const ownKey = measured('KEY-5', 'deleted-key-refused');
+    expect(atStrength(estimates, ownKey, alone).sent('created')).toBe(atStrength(estimates, ownKey, pooled).sent('created'));
+    expect(atStrength(estimates, ownKey, alone).sent('main')).toBe(atStrength(estimates, ownKey, pooled).sent('main'));
+  });
+
   test("the target's window, read from its headers, moves the prediction: a run started late in a window ends sooner", () => {
     const estimates = loadEstimates();
     const early = schedule(estimates, { ...fullRun(estimates), firstWindowEndsInS: 58 });
@@ -138,8 +183,8 @@ describe('the estimate of the time left', () => {
     const half = ids.slice(0, ids.length / 2);
     const standing = { room: 0, untilResetS: 30 };
     const asPlannedLeft = remainingSeconds(plan, { finished: asPlanned(plan, half), sent: sentBy(plan, half), standing, waitS: 0 });
-    const halved = new Map(half.map((id) => [id, { all: Math.floor(plan.perCheck.get(id)!.all / 2), main: Math.floor(plan.perCheck.get(id)!.main / 2) }]));
-    const sentHalf = { all: sentBy(plan, half).all / 2, main: sentBy(plan, half).main / 2 };
+    const halved = new Map(half.map((id) => [id, halfOf(asPlanned(plan, [id]).get(id)!)]));
+    const sentHalf = halfOf(sentBy(plan, half));
     expect(remainingSeconds(plan, { finished: halved, sent: sentHalf, standing, waitS: 0 })).toBeLessThan(asPlannedLeft);
   });
 
@@ -147,12 +192,13 @@ describe('the estimate of the time left', () => {
     const plan = oneKey();
     // A check whose requests go without a key or on another key, still under way, then finished, having sent them all.
     const [id, planned] = [...plan.perCheck].find(([, c]) => c.main === 0 && c.all >= 8)!;
-    const sent = { all: plan.ownRequests + planned.all, main: plan.ownRequests };
+    const own = { all: plan.ownRequests, main: plan.ownRequests, other: 0 };
+    const sent = { ...own, all: plan.ownRequests + planned.all, other: planned.other };
     const standing = { room: 0, untilResetS: 30 };
     const underWay = remainingSeconds(plan, { finished: new Map(), sent, standing, waitS: 0 });
-    const finished = remainingSeconds(plan, { finished: new Map([[id, { all: planned.all, main: 0 }]]), sent, standing, waitS: 0 });
+    const finished = remainingSeconds(plan, { finished: asPlanned(plan, [id]), sent, standing, waitS: 0 });
     expect(finished).toBeLessThanOrEqual(underWay);
-    expect(underWay).toBe(remainingSeconds(plan, { finished: new Map(), sent: { all: plan.ownRequests, main: plan.ownRequests }, standing, waitS: 0 }));
+    expect(underWay).toBe(remainingSeconds(plan, { finished: new Map(), sent: own, standing, waitS: 0 }));
   });
 
   test('a wait going on now, or a check still to wait a window out, is never said to be over before it is', () => {
@@ -161,13 +207,13 @@ describe('the estimate of the time left', () => {
       plan,
       [...plan.perCheck.keys()].filter((id) => id !== 'RATE-5/retry-after-honoured'),
     );
-    expect(
-      remainingSeconds(plan, { finished: allButRate5, sent: { all: 0, main: 0 }, standing: { room: 100, untilResetS: 40 }, waitS: 0 }),
-    ).toBeGreaterThanOrEqual(40);
+    expect(remainingSeconds(plan, { finished: allButRate5, sent: NOTHING_SENT, standing: { room: 100, untilResetS: 40 }, waitS: 0 })).toBeGreaterThanOrEqual(
+      40,
+    );
     expect(
       remainingSeconds(plan, {
         finished: asPlanned(plan, [...plan.perCheck.keys()]),
-        sent: { all: 0, main: 0 },
+        sent: NOTHING_SENT,
         standing: { room: 100, untilResetS: 40 },
         waitS: 25,
       }),
@@ -175,13 +221,24 @@ describe('the estimate of the time left', () => {
   });
 });
 
+const NOTHING_SENT: Sent = { all: 0, main: 0, other: 0 };
+
 /** Checks finished, each having sent what the plan said. */
 function asPlanned(plan: Schedule, ids: readonly string[]): Map<string, Sent> {
-  return new Map(ids.map((id) => [id, { all: plan.perCheck.get(id)!.all, main: plan.perCheck.get(id)!.main }]));
+  return new Map(
+    ids.map((id) => {
+      const { all, main, other } = plan.perCheck.get(id)!;
+      return [id, { all, main, other }];
+    }),
+  );
 }
 
-/** What those checks sent, as planned, with the run's own requests. */
+/** What those checks sent, as planned, with the run's own requests (on the configured key). */
 function sentBy(plan: Schedule, ids: readonly string[]): Sent {
-  const of = (kind: keyof Sent) => plan.ownRequests + ids.reduce((sum, id) => sum + plan.perCheck.get(id)![kind], 0);
-  return { all: of('all'), main: of('main') };
+  const of = (kind: keyof Sent) => ids.reduce((sum, id) => sum + plan.perCheck.get(id)![kind], 0);
+  return { all: plan.ownRequests + of('all'), main: plan.ownRequests + of('main'), other: of('other') };
+}
+
+function halfOf(sent: Sent): Sent {
+  return { all: Math.floor(sent.all / 2), main: Math.floor(sent.main / 2), other: Math.floor(sent.other / 2) };
 }

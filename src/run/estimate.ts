@@ -1,5 +1,6 @@
 import type { Broker } from '../broker/broker.js';
 import type { CheckRecord } from '../check/outcome.js';
+import type { AuthKind } from '../http/exchange.js';
 import { checkId, type Schedule } from './schedule.js';
 import { remainingSeconds } from './countdown.js';
 import { suiteNow } from '../clock.js';
@@ -27,10 +28,18 @@ export function remainingFor(basis: EstimateBasis | null, broker: Broker, record
   const resetAt = standings[0]?.resetAt ?? null;
   const log = broker.log();
   const since = log.slice(plan.sentBefore);
+  const on = (auth: AuthKind) => since.filter((e) => e.auth === auth).length;
   return remainingSeconds(plan.schedule, {
-    sent: { all: since.length, main: since.filter((e) => e.auth === 'main').length },
+    sent: { all: since.length, main: on('main'), other: on('other') },
     finished: new Map(
-      records.map((r) => [checkId(r), { all: Object.values(r.requests ?? {}).reduce((sum, n) => sum + (n ?? 0), 0), main: r.requests?.main ?? 0 }]),
+      records.map((r) => [
+        checkId(r),
+        {
+          all: Object.values(r.requests ?? {}).reduce((sum, n) => sum + (n ?? 0), 0),
+          main: r.requests?.main ?? 0,
+          other: r.requests?.other ?? 0,
+        },
+      ]),
     ),
     standing: { room: standings.reduce((sum, x) => sum + x.room, 0), untilResetS: resetAt === null ? null : Math.max(0, (resetAt - now) / 1000) },
     waitS: Math.max(0, ...broker.waits().map((w) => (w.until - now) / 1000)),

@@ -75,14 +75,20 @@ export function atStrength(estimates: RequestEstimates, c: MeasuredCheck, streng
   const measured = measuredStrength(estimates);
   const cases = strength.propertyRuns / measured.propertyRuns - 1;
   const drawn = measured.explore > 0 ? strength.explore / measured.explore - 1 : 0;
+  const scaled = (kind: AuthKind) =>
+    (c.requests[kind] ?? 0) +
+    (c.propertyRequests?.[kind] ?? 0) * cases +
+    (c.exploreRequests?.[kind] ?? 0) * drawn -
+    (strength.pooled ? 0 : (c.pooledRequests?.[kind] ?? 0));
+  // The estimates were measured with a pool: a check that makes no key of its own sent its
+  // requests on a created key only on a key of the pool (the transports' live key,
+  // suites/explorer/transports.ts). Without a pool, they go on the configured key, and its windows.
+  const poolKeyOnly = !strength.pooled && !((c.keys ?? 0) > 0);
   return {
-    sent: (kind) =>
-      Math.round(
-        (c.requests[kind] ?? 0) +
-          (c.propertyRequests?.[kind] ?? 0) * cases +
-          (c.exploreRequests?.[kind] ?? 0) * drawn -
-          (strength.pooled ? 0 : (c.pooledRequests?.[kind] ?? 0)),
-      ),
+    sent: (kind) => {
+      if (poolKeyOnly && kind === 'created') return 0;
+      return Math.round(scaled(kind) + (poolKeyOnly && kind === 'main' ? scaled('created') : 0));
+    },
     keys: Math.ceil((c.keys ?? 0) + (c.propertyKeys ?? 0) * cases + (c.exploreKeys ?? 0) * drawn),
   };
 }

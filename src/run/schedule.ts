@@ -7,6 +7,7 @@ import { notRunCause } from '../clauses/applicability.js';
 import type { Profile } from '../profile/profile.js';
 import { atStrength, estimate, strengthOf, type Estimate, type RequestEstimates } from './estimates.js';
 import { SUITE_PHASES } from '../check/suite-order.js';
+import { PHASE_BUDGETS, windowsCrossed, type ByBudget } from './phase-windows.js';
 
 /**
  * The run's schedule, made before its first check: the requests each rate-limit budget carries
@@ -41,8 +42,18 @@ export interface Schedule {
   readonly requests: number;
   /** Requests the run sends of its own after the schedule is made, outside any check (the pool's keys). */
   readonly ownRequests: number;
-  /** Each selected check's requests (`clause/key`): on the main account's keys, and in all. */
-  readonly perCheck: ReadonlyMap<string, { readonly main: number; readonly all: number }>;
+  /** Each selected check's requests (`clause/key`): on each budget, and in all; and its phase. */
+  readonly perCheck: ReadonlyMap<string, PlannedCheck>;
+}
+
+/**
+ * A check's requests on the budgets its phase's windows are counted on (`phase-windows.ts`): the
+ * main account's keys, the second account's key; in all; and the phase it runs in (`SUITE_PHASES`,
+ * -1 where the estimates name no suite).
+ */
+export interface PlannedCheck extends ByBudget {
+  readonly all: number;
+  readonly phase: number;
 }
 
 /** A rate-limit budget the schedule fills: whose, how many requests, its ceiling a window, the windows they need. */
@@ -154,7 +165,7 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
     const c = estimates.checks.find((x) => x.clause === clause && x.key === key);
     return c !== undefined && notRunCause(c.clause, input, c) === null;
   };
-  const perCheck = new Map<string, { main: number; all: number }>();
+  const perCheck = new Map<string, PlannedCheck>();
   const bySuite = new Map<string, number>();
   // The configured key deletes the keys a check made, unless the check deleted them with keys of its
   // own (the explorer's actors): at most one of its requests on the configured key per key.
@@ -162,8 +173,10 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   for (const c of estimates.checks) {
     if (notRunCause(c.clause, input, c)) continue;
     const { sent, keys } = atStrength(estimates, c, strength);
-    const all = (Object.keys(c.requests) as (keyof typeof c.requests)[]).reduce((sum, kind) => sum + sent(kind), 0);
-    perCheck.set(checkId(c), { main: sent('main'), all });
+    // Every kind measured, and the main key's, which carries a pool key's requests where there is no pool (`atStrength`).
+    const kinds = new Set([...(Object.keys(c.requests) as (keyof typeof c.requests)[]), 'main' as const]);
+    const all = [...kinds].reduce((sum, kind) => sum + sent(kind), 0);
+    perCheck.set(checkId(c), { main: sent('main'), other: sent('other'), all, phase: phaseOf(c.suite ?? UNPLACED) });
     bySuite.set(c.suite ?? UNPLACED, (bySuite.get(c.suite ?? UNPLACED) ?? 0) + all);
     if (keys > 0) deletionsOnMain += Math.min(sent('main'), keys);
   }
@@ -216,10 +229,14 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
   ];
   if (exhausting > 0) budgets.push({ who: 'a key exhausted on purpose', count: 1, requests: exhausting, ceiling: perKey, windows: 1 });
   const exhaustion = budgets.find((b) => b.who === 'a key exhausted on purpose')?.requests ?? 0;
-  const waits = input.readOnly ? [] : WINDOW_WAITS.filter((w) => selected(w.clause, w.key)).map((w) => w.words);
-  const windows = Math.max(waits.length > 0 ? 1 : 0, ...budgets.map((b) => b.windows));
   // The pool's own: creating each key and its first use, then its deletion in the teardown.
   const requests = whole.requests.main + whole.requests.other + whole.requests.created + exhaustion + withoutKey + OWN_REQUESTS + 3 * poolKeys;
+  const waits = input.readOnly ? [] : WINDOW_WAITS.filter((w) => selected(w.clause, w.key)).map((w) => w.words);
+  // The phases one after another: a later phase's budget takes windows after the earlier phases' (`phase-windows.ts`).
+  const ceilings = { main: mainCeiling + poolKeys * perKey, other: perKey };
+  const own = { main: OWN_REQUESTS + 3 * poolKeys, other: 0 };
+  const phased = windowsCrossed([own, ...phaseRequests(perCheck.values())], ceilings, ceilings) + 1;
+  const windows = Math.max(waits.length > 0 ? 1 : 0, ...budgets.map((b) => b.windows), requests > 0 ? phased : 0);
   // The lanes of a phase run beside each other: a phase takes as long as its longest lane.
   const workSeconds = STARTUP_S + (beforeChecks + lanes.longest) * perRequest;
   const closing = CLOSING_S + poolKeys * perRequest;
@@ -250,6 +267,22 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
     ownRequests: 2 * poolKeys + (poolKeys > 0 ? SHARED_BUDGET_PROBES : 0),
     perCheck,
   };
+}
+
+/** The phase a suite runs in (`SUITE_PHASES`); -1, first, for requests of no known suite. */
+function phaseOf(suite: string): number {
+  return SUITE_PHASES.findIndex((lanes) => lanes.some((lane) => lane.steps.some((step) => (step as readonly string[]).includes(suite))));
+}
+
+/** The checks' requests summed by phase, in the order the phases run. */
+export function phaseRequests(checks: Iterable<PlannedCheck>): ByBudget[] {
+  const byPhase = new Map<number, Record<keyof ByBudget, number>>();
+  for (const c of checks) {
+    const sum = byPhase.get(c.phase) ?? { main: 0, other: 0 };
+    for (const budget of PHASE_BUDGETS) sum[budget] += c[budget];
+    byPhase.set(c.phase, sum);
+  }
+  return [...byPhase].sort(([a], [b]) => a - b).map(([, sum]) => sum);
 }
 
 /** A check's name in `Schedule.perCheck`. */
