@@ -128,6 +128,14 @@ describe('the schedule', () => {
     expect(Math.ceil((other - 10) / 10)).toBeGreaterThan(Math.ceil((main - 9) / 9));
     const left = remainingSeconds(plan, { finished: asPlanned(plan, ids), sent: sentBy(plan, ids), standing: { room: 9, untilResetS: 4 }, waitS: 0 });
     expect(left).toBe(4 + (Math.ceil((other - 10) / 10) - 1) * 4 + CLOSING_S);
+    // Where the second account's key has spent its window, its requests begin in the next.
+    const spent = remainingSeconds(plan, {
+      finished: asPlanned(plan, ids),
+      sent: sentBy(plan, ids),
+      standing: { room: 9, untilResetS: 4, otherRoom: 0 },
+      waitS: 0,
+    });
+    expect(spent).toBe(4 + (Math.ceil(other / 10) - 1) * 4 + CLOSING_S);
   });
 
   test("without a pool, what a check sent on a pool's key goes on the configured key, and its windows count it; a key a check makes keeps its own", () => {

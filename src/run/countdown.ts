@@ -21,8 +21,13 @@ export interface Progress {
   readonly finished: ReadonlyMap<string, Sent>;
   /** Requests the run has sent since the schedule was made. */
   readonly sent: Sent;
-  /** The main account's keys (the configured one and the pool's): requests they may still send in this window, and seconds until it ends (null: unknown). The second account's key is taken to have its window whole. */
-  readonly standing: { readonly room: number; readonly untilResetS: number | null };
+  /**
+   * The main account's keys (the configured one and the pool's): requests they may still send in
+   * this window, and seconds until it ends (null: unknown); and what the second account's key may
+   * still send in its window (absent: its window whole). Taken whole, the pairs' last requests on
+   * it, where their window was spent, were counted in it: a window short.
+   */
+  readonly standing: { readonly room: number; readonly untilResetS: number | null; readonly otherRoom?: number };
   /** Seconds until the longest wait for a budget going on now ends; 0 without one. */
   readonly waitS: number;
 }
@@ -81,7 +86,7 @@ export function remainingSeconds(plan: Schedule, progress: Progress): number {
     other: ceilingOf("the second account's key"),
   };
   const untilReset = progress.standing.untilResetS ?? plan.windowSeconds;
-  const crossed = windowsCrossed(phases, ceilings, { ...ceilings, main: progress.standing.room });
+  const crossed = windowsCrossed(phases, ceilings, { main: progress.standing.room, other: progress.standing.otherRoom ?? ceilings.other });
   const windows = crossed > 0 ? untilReset + (crossed - 1) * plan.windowSeconds : 0;
   const waitPending = WINDOW_WAITS.some((w) => plan.perCheck.has(checkId(w)) && !progress.finished.has(checkId(w)));
   const pending = waitPending ? untilReset : 0;

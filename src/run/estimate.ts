@@ -7,12 +7,13 @@ import { suiteNow } from '../clock.js';
 
 /**
  * What the heartbeat's estimate counts down on: the plan's schedule and the requests sent before it
- * was made (the plan stage's `Plan` has both), and the main account's keys (the configured one,
- * then the pool's).
+ * was made (the plan stage's `Plan` has both), the main account's keys (the configured one, then
+ * the pool's), and the second account's key, where there is one.
  */
 export interface EstimateBasis {
   readonly plan: { readonly schedule: Schedule; readonly sentBefore: number };
   readonly buckets: readonly string[];
+  readonly otherBucket: string | null;
 }
 
 /**
@@ -21,7 +22,7 @@ export interface EstimateBasis {
  */
 export function remainingFor(basis: EstimateBasis | null, broker: Broker, records: readonly CheckRecord[] | undefined): number | null {
   if (basis === null || records === undefined) return null;
-  const { plan, buckets } = basis;
+  const { plan, buckets, otherBucket } = basis;
   // The pacer's clock, which its standings and waits are on.
   const now = suiteNow();
   const standings = buckets.map((bucket) => broker.pacer.standing(bucket));
@@ -41,7 +42,11 @@ export function remainingFor(basis: EstimateBasis | null, broker: Broker, record
         },
       ]),
     ),
-    standing: { room: standings.reduce((sum, x) => sum + x.room, 0), untilResetS: resetAt === null ? null : Math.max(0, (resetAt - now) / 1000) },
+    standing: {
+      room: standings.reduce((sum, x) => sum + x.room, 0),
+      untilResetS: resetAt === null ? null : Math.max(0, (resetAt - now) / 1000),
+      ...(otherBucket !== null ? { otherRoom: broker.pacer.standing(otherBucket).room } : {}),
+    },
     waitS: Math.max(0, ...broker.waits().map((w) => (w.until - now) / 1000)),
   });
 }

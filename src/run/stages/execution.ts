@@ -45,8 +45,8 @@ export async function executionStage(input: Equipped, settings: RunSlices['reque
   };
   const { collector } = input;
   stops.reached({ collector, clauses: plan.clauses });
-  // The heartbeat counts down on the plan's schedule from here: the checks' records and the main account's keys.
-  input.heartbeat.countDown(() => remainingFor({ plan, buckets: input.mainBuckets }, broker, collector.records));
+  // The heartbeat counts down on the plan's schedule from here: the checks' records and the accounts' keys.
+  input.heartbeat.countDown(() => remainingFor({ plan, buckets: input.mainBuckets, otherBucket: input.otherBucket }, broker, collector.records));
   const { interrupt } = stops;
   if (interrupt.signal) return { ...input, collector, stop: { signal: interrupt.signal } };
   mkdirSync(settings.reportDir, { recursive: true });

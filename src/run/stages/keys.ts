@@ -11,6 +11,8 @@ export interface Equipped extends Planned {
   readonly pool: KeyPool;
   /** The pacing buckets of the main account's keys, the configured one first: the heartbeat's estimate counts down on them. */
   readonly mainBuckets: readonly string[];
+  /** The second account's key's pacing bucket, where there is one: the estimate counts its windows too. */
+  readonly otherBucket: string | null;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function keysStage(input: Planned): Promise<Equipped> {
   const pool = await createKeyPool({ ...port, keyDeletion, size: plan.schedule.keys });
   if (pool.note) io.out(`  note: ${pool.note}`);
   const mainBuckets = [bucketOfCredential('main', target.keys), ...pool.keys.map((key) => bucketOf(`Bearer ${key}`))];
+  const otherBucket = target.keys.other !== null ? bucketOfCredential('other', target.keys) : null;
   io.out(`  ${planLine(plan.schedule)}`);
-  return { ...input, keyDeletion, pool, mainBuckets };
+  return { ...input, keyDeletion, pool, mainBuckets, otherBucket };
 }
