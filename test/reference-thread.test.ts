@@ -35,7 +35,9 @@ describe('the reference on a thread of its own', () => {
     } finally {
       await reference.close();
     }
-    await expect(get(reference.url, reference.keys.main)).rejects.toThrow(/ECONNREFUSED/);
+    // Nothing answers: the port refuses, or, where the connection met the closing listener's
+    // backlog (a loaded machine: npm test at d2d84e1), it is reset. An answer would fail here.
+    await expect(get(reference.url, reference.keys.main)).rejects.toThrow(/ECONNREFUSED|ECONNRESET/);
   });
 
   test('that cannot start rejects with the reason, not a wait', async () => {
