@@ -77,15 +77,8 @@ export function remainingSeconds(plan: Schedule, progress: Progress): number {
     return rest;
   });
   const leftAll = Math.max(0, Math.round(left.reduce((sum, c) => sum + c.all, 0) * ratio) - underWay.all);
-  const ceilingOf = (...who: string[]) => {
-    const budgets = plan.budgets.filter((b) => who.includes(b.who));
-    return budgets.length > 0 ? budgets.reduce((sum, b) => sum + b.ceiling * b.count, 0) : Number.POSITIVE_INFINITY;
-  };
-  const ceilings = {
-    main: Math.max(1, ceilingOf('the configured key', 'keys of the pool')),
-    other: ceilingOf("the second account's key"),
-  };
   const untilReset = progress.standing.untilResetS ?? plan.windowSeconds;
+  const ceilings = plan.phaseCeilings;
   const crossed = windowsCrossed(phases, ceilings, { main: progress.standing.room, other: progress.standing.otherRoom ?? ceilings.other });
   const windows = crossed > 0 ? untilReset + (crossed - 1) * plan.windowSeconds : 0;
   const waitPending = WINDOW_WAITS.some((w) => plan.perCheck.has(checkId(w)) && !progress.finished.has(checkId(w)));

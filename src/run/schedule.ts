@@ -44,6 +44,8 @@ export interface Schedule {
   readonly ownRequests: number;
   /** Each selected check's requests (`clause/key`): on each budget, and in all; and its phase. */
   readonly perCheck: ReadonlyMap<string, PlannedCheck>;
+  /** A window's ceiling on each budget the phases are counted on: the main account's keys together, the second account's key. */
+  readonly phaseCeilings: ByBudget;
 }
 
 /**
@@ -266,6 +268,7 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
     requests,
     ownRequests: 2 * poolKeys + (poolKeys > 0 ? SHARED_BUDGET_PROBES : 0),
     perCheck,
+    phaseCeilings: ceilings,
   };
 }
 
