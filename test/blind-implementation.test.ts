@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import type { Profile } from '../src/profile/profile.js';
 import { BLIND, runBlind, type BlindName } from './support/blind.js';
 import { documentOnly, readReport } from './support/cli.js';
+import { failureEvidence } from './support/failure-evidence.js';
 
 // Tolerance beyond our own hands: implementations written blind from the API document and the
 // profile format alone, never from the reference or the suites, each by another helper session
@@ -98,7 +99,7 @@ for (const name of Object.keys(BLIND) as BlindName[]) {
     test('is conformant under its own profile, with no warning but those it owns to', async () => {
       const { result, report } = await judged(name, (own) => own);
       const flags = flagged(report, ['fail', 'error']);
-      expect(flags, flags.length > 0 ? rateTrail(result.reportDir) : undefined).toEqual([]);
+      expect(flags, flags.length > 0 ? `${failureEvidence(report)}\n${rateTrail(result.reportDir)}` : undefined).toEqual([]);
       expect(unowned(report, name)).toEqual([]);
       expect(report.suiteFaults).toEqual([]);
       expect(report.verdict).toBe('conformant');
@@ -108,7 +109,7 @@ for (const name of Object.keys(BLIND) as BlindName[]) {
     test('is never non-conformant under the document-only profile', async () => {
       const { result, report } = await judged(name, documentOnly);
       const flags = flagged(report, ['fail', 'error']);
-      expect(flags, flags.length > 0 ? rateTrail(result.reportDir) : undefined).toEqual([]);
+      expect(flags, flags.length > 0 ? `${failureEvidence(report)}\n${rateTrail(result.reportDir)}` : undefined).toEqual([]);
       expect(unowned(report, name)).toEqual([]);
       expect(report.suiteFaults).toEqual([]);
       expect(report.verdict).toBe('conformant');

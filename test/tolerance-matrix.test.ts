@@ -3,6 +3,7 @@ import { referenceProfile } from '../reference/server.js';
 import type { ConformanceDocument } from '../src/report/document.js';
 import { DOCUMENT_ONLY_SAMPLE, VARIANTS, variantNamed, type VariantName } from '../variants/index.js';
 import { documentOnly, runAgainstReference } from './support/cli.js';
+import { failureEvidence } from './support/failure-evidence.js';
 import { matrixArgs, matrixTarget } from './support/matrix.js';
 import { judgeTolerance, sharedServers, sharedTarget } from './support/tolerance.js';
 
@@ -54,7 +55,7 @@ async function expectTolerated(name: VariantName, shared: ReturnType<typeof shar
     judgeTolerance(variantNamed(name), run.report, { ...options, sharing }).falseFindings,
     `${name} got a false verdict${withOthers}; the run's report: ${run.reportDir} (npm run stress keeps it)`,
   ).toEqual([]);
-  expect(run.report.verdict, withOthers).toBe('conformant');
+  expect(run.report.verdict, `${withOthers}\n${failureEvidence(run.report)}`).toBe('conformant');
   // -1: killed at runCli's deadline, still running; its last output says where it stood.
   expect(run.exitCode, `the run's exit status; its last output:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`).toBe(0);
 }
