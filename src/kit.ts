@@ -12,7 +12,8 @@
 
 // Declaring checks and working in one.
 export { BESIDE, check, keyBound, type CheckOptions, type KeyBound } from './check/check.js';
-export { snippet, type Attempt, type CheckContext, type CheckSecrets, type PropertyOptions } from './check/context.js';
+export { snippet, type CheckContext, type CheckSecrets, type PropertyOptions } from './check/context.js';
+export type { Attempt } from './check/outcome.js';
 export type { CreatedKey, KeyListPage, UsableKey } from './check/keys.js';
 export type { RunContext } from './check/run-context.js';
 export type { ClauseId } from './clauses/catalogue.js';

@@ -3,7 +3,7 @@
  * `conformance.json`, `manifest.json`, `fleet.json`. Their JSON Schemas are `api-v1-conformance/schemas/*.json`.
  */
 export type { ConformanceDocument, Integrity } from './report/document.js';
-export type { ClauseChange, Comparison } from './report/baseline.js';
+export type { ClauseChange, Comparison } from './report/comparison.js';
 export type { ClauseResult, ClauseStatus, Verdict } from './verdict/verdict.js';
 export type { CheckRecord, CheckStatus, Reproduction } from './check/outcome.js';
 export type { Exchange } from './http/exchange.js';

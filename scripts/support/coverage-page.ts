@@ -14,14 +14,13 @@ import {
   type NotReachedTable,
   statusClass,
   VOCABULARY,
-  type BodyClass,
   type Dimension,
   type NotReached,
 } from '../../src/clauses/dimensions.js';
 import type { CheckRecord } from '../../src/check/outcome.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 import { ESTIMATE_PROPERTY_RUNS, type RequestEstimates } from '../../src/run/estimates.js';
-import { ESTIMATE_EXPLORE } from './measure.js';
+import { ESTIMATE_EXPLORE, type TappedExchange } from './measure.js';
 import { renderVariation } from './catalogues.js';
 
 /** Mutants whose declared breaks include the clause. */
@@ -55,18 +54,6 @@ export function renderCoverage(measured: CheckSpans, onStale?: (stale: StaleReas
     ...renderDimensions(measured, onStale),
     ...renderVariation(),
   ].join('\n');
-}
-
-/** One exchange of the coverage run as `scripts/support/exchange-tap.mjs` writes it. */
-export interface TappedExchange {
-  readonly check: string;
-  readonly method: string;
-  readonly path: string;
-  readonly credential: string;
-  /** The response's status; 0 where none came. */
-  readonly status?: number;
-  /** The classes of its request body, where it had a body or a Content-Type. */
-  readonly bodies?: readonly BodyClass[];
 }
 
 type Spans = Record<Dimension, Set<string>>;

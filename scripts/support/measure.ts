@@ -7,7 +7,7 @@ import { propertyBudget } from '../../src/check/property-budget.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 import { ESTIMATE_PROPERTY_RUNS } from '../../src/run/estimates.js';
 import { readReport, runCli } from '../../test/support/run-cli.js';
-import type { TappedExchange } from './coverage-page.js';
+import type { BodyClass } from '../../src/clauses/dimensions.js';
 
 // The measured run of `npm run coverage`: the CLI against the embedded reference, at the strength
 // the request estimates are measured at, with the exchange tap preloaded into its process.
@@ -19,6 +19,18 @@ import type { TappedExchange } from './coverage-page.js';
 export const ESTIMATE_EXPLORE = exploreBudget(propertyBudget());
 
 const TAP = fileURLToPath(new URL('./exchange-tap.mjs', import.meta.url));
+
+/** One exchange of the coverage run as `scripts/support/exchange-tap.mjs` writes it. */
+export interface TappedExchange {
+  readonly check: string;
+  readonly method: string;
+  readonly path: string;
+  readonly credential: string;
+  /** The response's status; 0 where none came. */
+  readonly status?: number;
+  /** The classes of its request body, where it had a body or a Content-Type. */
+  readonly bodies?: readonly BodyClass[];
+}
 
 /** A measured run: its report and the exchanges the tap wrote. */
 export interface MeasuredRun {

@@ -1,11 +1,27 @@
 import fc from 'fast-check';
 import { CASES_PER_SUBMISSION } from '../broker/submission-cap.js';
 import { bisectBatches, splitInto, type BatchAnswer, type Located } from './bisect.js';
-import type { CheckContext } from './context.js';
-import { Finding } from './outcome.js';
+import { Finding, type RowsJudged } from './outcome.js';
 import { learntLimits, planLimitOf } from './plan-limit.js';
 import type { Exchange } from '../http/exchange.js';
-import type { CheckSubmissions } from './submissions.js';
+
+/** What batches read and add to of the check that sends them (`CheckContext`). */
+export interface BatchingCheck {
+  /** The check's exchanges, in order: a batch's are those it adds. */
+  readonly exchanges: readonly Exchange[];
+  /** Of those, its generated cases': a property's batches add theirs. */
+  readonly propertyExchanges: Exchange[];
+  readonly run: { readonly seed: number; readonly propertyRuns: number };
+}
+
+/** The run's cap on submissions as a check keeps to it (`CheckSubmissions`, which sends its batches through here). */
+export interface SubmissionCap {
+  readonly cap: number;
+  readonly check: BatchingCheck;
+  room(): Promise<number>;
+  noRoom(): never;
+  learn(limits: readonly string[], judged: RowsJudged | null): void;
+}
 
 /**
  * Sends the cases of one batch in one request that may create a submission and judges the answer
@@ -84,7 +100,7 @@ class Judged<C> {
   };
 
   /** The limits learnt from `exchanges`, and how many rows were judged when not all were. */
-  learnt(subs: CheckSubmissions, exchanges: readonly Exchange[]): void {
+  learnt(subs: SubmissionCap, exchanges: readonly Exchange[]): void {
     const limits = learntLimits(exchanges);
     const { limit, cap } = this.#unjudged;
     const why = [
@@ -101,7 +117,7 @@ class Judged<C> {
  * by itself. Not applicable when the cap leaves no room at all.
  */
 export async function batchedCases<C>(
-  subs: CheckSubmissions,
+  subs: SubmissionCap,
   groups: readonly (readonly C[])[],
   send: SendBatch<C>,
   rowsOf: (c: C) => number = () => 1,
@@ -149,12 +165,12 @@ export interface BatchedPropertyOptions<T> {
  * shrunk input, seed and path, as `t.property`'s does.
  */
 export async function batchedProperty<T>(
-  t: CheckContext,
-  subs: CheckSubmissions,
+  subs: SubmissionCap,
   arbitrary: fc.Arbitrary<T>,
   send: SendBatch<T>,
   options: BatchedPropertyOptions<T> = {},
 ): Promise<void> {
+  const t = subs.check;
   const room = await subs.room();
   if (room === 0) subs.noRoom();
   const seed = t.run.seed;
@@ -209,7 +225,7 @@ export async function batchedProperty<T>(
  * candidates all pass, where one case a request cost one for each candidate that passes.
  */
 async function replay<T>(
-  subs: CheckSubmissions,
+  subs: SubmissionCap,
   arbitrary: fc.Arbitrary<T>,
   answer: (batch: readonly T[]) => Promise<BatchAnswer<Finding>>,
   memo: Map<string, BatchAnswer<Finding>>,
@@ -238,7 +254,7 @@ async function replay<T>(
 }
 
 /** The finding of a shrunk case, with the seed and path that replay it and the input it ends on. */
-function report<T>(subs: CheckSubmissions, details: fc.RunDetails<[T]>, capped: boolean): never {
+function report<T>(subs: SubmissionCap, details: fc.RunDetails<[T]>, capped: boolean): never {
   // The suite breaking ends the check as it would a property's.
   if (!(details.errorInstance instanceof Finding)) throw details.errorInstance ?? new Error('the shrink lost its failing case');
   const cause = details.errorInstance;

@@ -81,7 +81,7 @@ const KEY_FORM = /^[a-z0-9][a-zA-Z0-9]*(-[a-zA-Z0-9]+)*$/;
  */
 function checkTest() {
   return test
-    .extend('workerState', { scope: 'worker' }, async () => new WorkerState(await receiveContext(inject('conformance').context)))
+    .extend('workerState', { scope: 'worker' }, async () => new WorkerState(await receiveContext<RunContext>(inject('conformance').context)))
     .extend('suiteShared', { scope: 'file' }, async () => new SharedBySuite());
 }
 

@@ -7,7 +7,8 @@ import type { RunContext } from './run-context.js';
 import { CheckBudget } from './budget.js';
 import { CheckKeys } from './keys.js';
 import { CheckLists } from './lists.js';
-import { CheckNotRun, Finding } from './outcome.js';
+import type { CheckJudging } from './judging.js';
+import { CheckNotRun, Finding, type Attempt } from './outcome.js';
 import type { Shared } from './shared.js';
 import { CheckSubmissions } from './submissions.js';
 import type { WorkerState } from './worker.js';
@@ -18,14 +19,6 @@ export interface PropertyOptions {
   /** @default the run's property budget */
   readonly numRuns?: number;
 }
-
-/** What a body run by `t.attempt` came to, without exceptions as control flow in the suites. */
-export type Attempt<T> =
-  | { readonly outcome: 'done'; readonly value: T }
-  /** A finding (a failure of the target, a transport failure included) the body raised. */
-  | { readonly outcome: 'finding'; readonly reason: string; rethrow(): never }
-  /** The body found its check cannot run (skipped or not applicable). */
-  | { readonly outcome: 'not_run'; readonly reason: string; rethrow(): never };
 
 /** The secrets of the run, as a check may use them: to look for leaks, never to print. */
 export interface CheckSecrets {
@@ -38,7 +31,7 @@ export interface CheckSecrets {
 }
 
 /** The handle a check body works with: `check(id, title, async (t) => …)`. */
-export class CheckContext {
+export class CheckContext implements CheckJudging {
   /** Exchanges this check made, in order: the default evidence of a finding. */
   readonly exchanges: Exchange[] = [];
   /** Of those, the exchanges of its properties' generated cases. */

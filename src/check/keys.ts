@@ -5,7 +5,7 @@ import { KEY_CREATION_PATH } from '../keys/paths.js';
 import { adoptKey, postKey, type RunKeyPort } from '../keys/run-key.js';
 import { runKeyName } from '../keys/run-key-name.js';
 import { fillPath } from '../profile/profile.js';
-import type { CheckContext } from './context.js';
+import type { CheckJudging } from './judging.js';
 import type { WorkerState } from './worker.js';
 
 /** A key the run created. Its secret is registered with the broker the moment it authenticates. */
@@ -55,7 +55,7 @@ export interface ForCheckOptions {
  */
 export class CheckKeys {
   constructor(
-    readonly t: CheckContext,
+    readonly t: CheckJudging,
     readonly state: WorkerState,
   ) {}
 

@@ -1,7 +1,7 @@
 import type { HttpResponse } from '../http/client.js';
 import { schemaErrors, type SchemaName } from '../schemas.js';
 import { collections, type CollectionEndpoint, type CollectionName } from '../target/collections.js';
-import type { CheckContext } from './context.js';
+import type { CheckJudging } from './judging.js';
 
 /** The pagination envelope (API document, Pagination envelope). */
 export interface Envelope {
@@ -12,7 +12,7 @@ export interface Envelope {
 
 /** `t.lists`: the collections of the target and what every list check does with them. */
 export class CheckLists {
-  constructor(readonly t: CheckContext) {}
+  constructor(readonly t: CheckJudging) {}
 
   /** The list and retrieval paths of a collection (the document's and the profile's). */
   endpoint(name: CollectionName): CollectionEndpoint {

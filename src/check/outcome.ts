@@ -129,3 +129,11 @@ export class CheckNotRun extends Error {
     super(reason);
   }
 }
+
+/** What a body run by `t.attempt` came to, without exceptions as control flow in the suites. */
+export type Attempt<T> =
+  | { readonly outcome: 'done'; readonly value: T }
+  /** A finding (a failure of the target, a transport failure included) the body raised. */
+  | { readonly outcome: 'finding'; readonly reason: string; rethrow(): never }
+  /** The body found its check cannot run (skipped or not applicable). */
+  | { readonly outcome: 'not_run'; readonly reason: string; rethrow(): never };

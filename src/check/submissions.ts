@@ -2,8 +2,7 @@ import { maxSubmissionsCause } from '../clauses/applicability.js';
 import { TransportFailure, type HttpResponse } from '../http/client.js';
 import type fc from 'fast-check';
 import type { RunContext } from './run-context.js';
-import { batchedCases, batchedProperty, type BatchedPropertyOptions, type SendBatch } from './batched.js';
-import type { CheckContext } from './context.js';
+import { batchedCases, batchedProperty, type BatchedPropertyOptions, type BatchingCheck, type SendBatch } from './batched.js';
 import { CheckNotRun } from './outcome.js';
 import type { RowsJudged } from './outcome.js';
 import type { WorkerState } from './worker.js';
@@ -26,7 +25,7 @@ export class CheckSubmissions {
   constructor(
     readonly run: RunContext,
     readonly state: WorkerState,
-    readonly check: CheckContext,
+    readonly check: BatchingCheck,
   ) {}
 
   /** The cap of the run. */
@@ -81,7 +80,7 @@ export class CheckSubmissions {
    * to its first failing case, which fast-check replays and shrinks (`check/batched.ts`).
    */
   property<T>(arbitrary: fc.Arbitrary<T>, send: SendBatch<T>, options: BatchedPropertyOptions<T> = {}): Promise<void> {
-    return batchedProperty(this.check, this, arbitrary, send, options);
+    return batchedProperty(this, arbitrary, send, options);
   }
 
   /** Ends the check as not applicable: the cap leaves it no room. */

@@ -2,7 +2,6 @@ import { DEFAULT_MAX_SUBMISSIONS } from '../broker/submission-cap.js';
 import { ConformanceError } from '../errors.js';
 import { propertyBudget } from '../check/property-budget.js';
 import { exploreBudget } from '../check/explore-budget.js';
-import type { Settings } from './settings.js';
 
 /** What a report's header says the run was: a certification, or plainly what it is not (issue 26). */
 export interface RunMode {
@@ -13,7 +12,23 @@ export interface RunMode {
   readonly departures: readonly string[];
 }
 
-type ModeSettings = Pick<Settings, 'certify' | 'only' | 'skip' | 'readOnly' | 'propertyRuns' | 'explore' | 'leaveKeys' | 'maxSubmissions' | 'signKey'>;
+/**
+ * The settings a run's mode is read from, as `Settings` holds them. Declared here rather than picked
+ * from `Settings`: the settings check certifiability as they are read (`checkCertifiable`), and a
+ * mode that imported their type back would tie the two files in a circle.
+ */
+export interface ModeSettings {
+  readonly certify: boolean;
+  readonly only: readonly string[];
+  readonly skip: readonly string[];
+  readonly readOnly: boolean;
+  readonly propertyRuns: number | null;
+  readonly explore: number | null;
+  readonly leaveKeys: boolean;
+  readonly maxSubmissions: number | null;
+  /** Only whether one was given: an unsigned run is no certificate. */
+  readonly signKey: unknown;
+}
 
 /**
  * Each setting that makes a run weaker than a certificate may claim: a narrowed selection, fewer

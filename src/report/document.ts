@@ -6,7 +6,7 @@ import type { Exchange } from '../http/exchange.js';
 import type { LoadedProfile } from '../profile/profile.js';
 import type { RunMode } from '../config/run-mode.js';
 import { countBy, type ClauseResult, type ClauseStatus, type VerdictResult } from '../verdict/verdict.js';
-import type { Comparison } from './baseline.js';
+import type { Comparison } from './comparison.js';
 import { becauseWithKeyLeft } from './footprint.js';
 import { pathFlagsToNames } from './local-paths.js';
 import { networkOf, type NetworkFigures } from './network.js';

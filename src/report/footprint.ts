@@ -1,8 +1,19 @@
 import { outstandingOf, type LedgerEntry } from '../broker/ledger.js';
-import type { ConformanceDocument } from './document.js';
+
+/**
+ * What a footprint is read from: a report's resources and, for a run that did not finish, how it
+ * stopped and when. The parts of `ConformanceDocument` by shape, not by name: the document marks
+ * its verdict with a key left (`becauseWithKeyLeft`), and naming the document here would tie the
+ * two files in a circle.
+ */
+interface Footprint {
+  readonly resources: { readonly created: readonly LedgerEntry[]; readonly removed: readonly LedgerEntry[] };
+  readonly stopped?: { readonly kind: string };
+  readonly endedAt?: string;
+}
 
 /** Keys the run created that its report does not show deleted again: live credentials on the target. */
-export function leftOnTarget(doc: Pick<ConformanceDocument, 'resources'>): LedgerEntry[] {
+export function leftOnTarget(doc: Pick<Footprint, 'resources'>): LedgerEntry[] {
   return outstandingOf([...doc.resources.created, ...doc.resources.removed], 'api_key');
 }
 
@@ -21,7 +32,7 @@ export function becauseWithKeyLeft(because: string, ledger: readonly LedgerEntry
  * (the provisional report) knows only what its ledger held when the report was last written: it
  * names the keys that may be live, and never says a count of what is left.
  */
-export function footprintLine(doc: Pick<ConformanceDocument, 'resources'> & Partial<Pick<ConformanceDocument, 'stopped' | 'endedAt'>>): string {
+export function footprintLine(doc: Footprint): string {
   const submissions = doc.resources.created.filter((e) => e.kind === 'submission').length;
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   if (doc.stopped?.kind === 'unfinished') {

@@ -1,6 +1,7 @@
 import { exploredLine, exploredOf } from './explored.js';
 import type { ClauseStatus } from '../verdict/verdict.js';
-import { coverageLines, type ClauseChange } from './baseline.js';
+import { coverageLines } from './baseline.js';
+import type { ClauseChange } from './comparison.js';
 import { modeHeadline, type ConformanceDocument } from './document.js';
 import { footprintLine } from './footprint.js';
 import { networkLines } from './network.js';

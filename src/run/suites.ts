@@ -50,7 +50,7 @@ export function startSuites(options: {
   readonly io: Output;
   readonly onStart: (vitest: Vitest) => void;
 }): StartedSuites {
-  const context = serveContext();
+  const context = serveContext<RunContext>();
   let vitest: Vitest | null = null;
   let closing = false;
   let over = false;
