@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
+
 /** Where a worker asks for the run's context: a channel's name. */
 export interface ContextAddress {
   readonly channel: string;
@@ -25,7 +26,7 @@ export function serveContext<Context>(): { readonly address: ContextAddress; pro
   let closed = false;
   const answer = (id: string) => {
     if (closed) return;
-    if (context) channel.postMessage({ answer: id, context } satisfies Message<Context>);
+    if (context !== null) channel.postMessage({ answer: id, context } satisfies Message<Context>);
     else if (refused !== null) channel.postMessage({ answer: id, refused } satisfies Message<Context>);
   };
   channel.onmessage = (event: unknown) => {
@@ -43,7 +44,7 @@ export function serveContext<Context>(): { readonly address: ContextAddress; pro
       for (const id of asked) answer(id);
     },
     refuse: (why) => {
-      if (context) return;
+      if (context !== null) return;
       refused = why;
       for (const id of asked) answer(id);
     },
