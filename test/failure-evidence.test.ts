@@ -36,7 +36,7 @@ test("a red test's message names each failed check's exchanges: the check that s
   // At most three exchanges a check, each on one line, its body cut short.
   expect(lines).toHaveLength(4);
   expect(lines[1]).toMatch(
-    /^ {2}#1 \[KEY-1 a key is created\] created GET http:\/\/127\.0\.0\.1:1\/api\/v1\/api_keys\?page=1 -> 200 \{"items": \[ "\[REDACTED\]x+…$/,
+    /^ {2}#1 \(KEY-1 a key is created\) created \[GET\] "http:\/\/127\.0\.0\.1:1\/api\/v1\/api_keys\?page=1" -> 200 \{"items": \[ "\[REDACTED\]x+…$/,
   );
   expect(lines.join('\n')).not.toContain('#9');
 });

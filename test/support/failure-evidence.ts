@@ -1,3 +1,4 @@
+import { describeRequest } from '../../src/http/exchange.js';
 import type { ConformanceDocument } from '../../src/report/document.js';
 
 /** How much of a response body each line shows: enough to see what a finding pointed at. */
@@ -15,7 +16,7 @@ export function failureEvidence(report: ConformanceDocument, most = 3): string {
     .map(({ clause, check }) => {
       const exchanges = (check.evidence ?? []).slice(0, most).map((e) => {
         const answer = e.response ? `${e.response.status} ${excerpt(e.response.body)}` : `no answer: ${e.failure?.message ?? '?'}`;
-        return `  #${e.seq ?? '?'} [${e.check ?? '?'}] ${e.auth} ${e.request.method} ${e.request.url} -> ${answer}`;
+        return `  #${e.seq ?? '?'} (${e.check ?? '?'}) ${e.auth} ${describeRequest(e)} -> ${answer}`;
       });
       return [`${clause} ${check.status}: ${check.reason ?? ''}`, ...exchanges].join('\n');
     })
