@@ -230,14 +230,13 @@ export function schedule(estimates: RequestEstimates, input: ScheduleInput): Sch
       : []),
   ];
   if (exhausting > 0) budgets.push({ who: 'a key exhausted on purpose', count: 1, requests: exhausting, ceiling: perKey, windows: 1 });
-  const exhaustion = budgets.find((b) => b.who === 'a key exhausted on purpose')?.requests ?? 0;
-  // The pool's own: creating each key and its first use, then its deletion in the teardown.
-  const requests = whole.requests.main + whole.requests.other + whole.requests.created + exhaustion + withoutKey + OWN_REQUESTS + 3 * poolKeys;
+  // The run's own on the configured key, the pool's among them: creating each key and its first use, then its deletion in the teardown.
+  const ownOfRun = OWN_REQUESTS + 3 * poolKeys;
+  const requests = whole.requests.main + whole.requests.other + whole.requests.created + exhausting + withoutKey + ownOfRun;
   const waits = input.readOnly ? [] : WINDOW_WAITS.filter((w) => selected(w.clause, w.key)).map((w) => w.words);
   // The phases one after another: a later phase's budget takes windows after the earlier phases' (`phase-windows.ts`).
   const ceilings = { main: mainCeiling + poolKeys * perKey, other: perKey };
-  const own = { main: OWN_REQUESTS + 3 * poolKeys, other: 0 };
-  const phased = windowsCrossed([own, ...phaseRequests(perCheck.values())], ceilings, ceilings) + 1;
+  const phased = windowsCrossed([{ main: ownOfRun, other: 0 }, ...phaseRequests(perCheck.values())], ceilings, ceilings) + 1;
   const windows = Math.max(waits.length > 0 ? 1 : 0, ...budgets.map((b) => b.windows), requests > 0 ? phased : 0);
   // The lanes of a phase run beside each other: a phase takes as long as its longest lane.
   const workSeconds = STARTUP_S + (beforeChecks + lanes.longest) * perRequest;
