@@ -31,3 +31,4 @@ export { isJsonMediaType, judgedBy, RUN_WIDE_JUDGES, type RunWideClause } from '
 export { RESET_SKEW_SECONDS, rateHeaders, type RateHeaders } from './http/rate-headers.js';
 export { dateOf, ServerClock, serverClockOf, serverTimeOf, type ClockEstimate } from './http/server-clock.js';
 export { RESET_MARGIN_SECONDS } from './http/reset-reading.js';
+export { leakingTexts } from './secrets/chance.js';

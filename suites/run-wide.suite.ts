@@ -46,7 +46,8 @@ for (const clause of Object.keys(RUN_WIDE_JUDGES) as RunWideClause[]) {
       // Read once for all the clauses: the suites before have ended, and judging sends nothing.
       const log = await t.once('log', () => t.log());
       if (log.length === 0) t.skip('the run made no request');
-      const violations = RUN_WIDE_JUDGES[clause](judgedBy(clause, log), t.profile);
+      const revealed = await t.once('revealed', () => t.secrets.revealedShapes());
+      const violations = RUN_WIDE_JUDGES[clause](judgedBy(clause, log), t.profile, revealed);
       if (violations.length === 0) return;
       const more = violations.length > 1 ? ` (and ${violations.length - 1} more response(s))` : '';
       t.fail(`${violations[0]!.reason}${more}`, ...violations.slice(0, EVIDENCE).map((v) => v.exchange));

@@ -47,7 +47,7 @@ const apache206 = () =>
 
 const judged = (log: Exchange[]) =>
   (['GEN-1', 'GEN-5', 'ERR-1', 'ERR-2', 'RATE-1'] as const).flatMap((clause) =>
-    (RUN_WIDE_JUDGES[clause] as Judge)(log, profile).map((v) => `${clause}: ${v.reason}`),
+    (RUN_WIDE_JUDGES[clause] as Judge)(log, profile, []).map((v) => `${clause}: ${v.reason}`),
   );
 
 describe('answers HTTP gives a request that asks for them are judged by HTTP, not as JSON bodies', () => {

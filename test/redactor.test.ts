@@ -229,7 +229,7 @@ describe('a prefix the profile does not declare', () => {
     revealed.add(earlier);
     expect(revealed.leaksIn(Buffer.from(`{"token": "${later}"}`), '')).toEqual([]);
     // Eight characters of the earlier key past what the keys share are still a leak, and told to that key.
-    expect(revealed.leaksIn(Buffer.from(`{"hint": "${earlier.slice(12, 20)}"}`), '')).toEqual([0]);
+    expect(revealed.leaksIn(Buffer.from(`{"hint": "${earlier.slice(12, 20)}"}`), '')).toEqual([{ secret: 0, run: 8 }]);
   });
 
   test('the redactor keeps what keys share at their start, and redacts the rest', () => {

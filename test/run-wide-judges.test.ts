@@ -253,16 +253,16 @@ describe('AUTH-1, AUTH-2 and AUTH-3 over the run log', () => {
   };
 
   test('a request of a check that carried no key, a malformed header or an unknown key, served, breaks its clause wherever it stands', () => {
-    expect(RUN_WIDE_JUDGES['AUTH-1']([carrying('none', 200)], profile)[0]!.reason).toBe(
+    expect(RUN_WIDE_JUDGES['AUTH-1']([carrying('none', 200)], profile, [])[0]!.reason).toBe(
       '[GET] /api/v1/workspaces with no Authorization header was answered 200, expected 401',
     );
-    expect(RUN_WIDE_JUDGES['AUTH-2']([carrying('malformed', 201)], profile)).toHaveLength(1);
-    expect(RUN_WIDE_JUDGES['AUTH-3']([carrying('invalid', 204)], profile)).toHaveLength(1);
+    expect(RUN_WIDE_JUDGES['AUTH-2']([carrying('malformed', 201)], profile, [])).toHaveLength(1);
+    expect(RUN_WIDE_JUDGES['AUTH-3']([carrying('invalid', 204)], profile, [])).toHaveLength(1);
   });
 
   test("behind a base URL with a path of its own (a gateway prefix), the API's paths are found all the same", () => {
     const prefixed = carrying('none', 200, { request: { method: 'GET', url: 'http://t/tenant-a/api/v1/workspaces', headers: {} } });
-    expect(RUN_WIDE_JUDGES['AUTH-1']([prefixed], profile)[0]!.reason).toBe(
+    expect(RUN_WIDE_JUDGES['AUTH-1']([prefixed], profile, [])[0]!.reason).toBe(
       '[GET] /api/v1/workspaces with no Authorization header was answered 200, expected 401',
     );
   });
@@ -276,7 +276,7 @@ describe('AUTH-1, AUTH-2 and AUTH-3 over the run log', () => {
       // The stage that looks for where keys are deleted uses a key it is not yet sure it deleted.
       carrying('invalid', 200, { check: undefined }),
     ];
-    for (const clause of ['AUTH-1', 'AUTH-2', 'AUTH-3'] as const) expect(RUN_WIDE_JUDGES[clause](log, profile)).toEqual([]);
+    for (const clause of ['AUTH-1', 'AUTH-2', 'AUTH-3'] as const) expect(RUN_WIDE_JUDGES[clause](log, profile, [])).toEqual([]);
   });
 });
 
@@ -372,5 +372,36 @@ describe('SUB-1 over the run log', () => {
     expect(RUN_WIDE_JUDGES['SUB-1'](log, subProfile(null))).toEqual([]);
     // With a sample row declared, an empty data object is not the sample.
     expect(RUN_WIDE_JUDGES['SUB-1']([accepted, submission(422, {})], subProfile({ note: 'x' }))).toEqual([]);
+  });
+});
+
+describe('KEY-4 over the run log', () => {
+  // Keys of 48 hex digits past `gmk_`, and pages of ids of 12 hex digits, as the blind Python implementation answers.
+  const revealed = Array.from({ length: 40 }, () => ({ part: 48, alphabet: 'hex' as const, size: 16 }));
+  const page = (ids: string[]) => {
+    const base = exchange(now, 50);
+    const body = JSON.stringify({ items: ids.map((id) => ({ id: `sub_${id}` })) });
+    return { ...base, response: { ...base.response!, body, bytes: body.length } };
+  };
+  const ids = Array.from({ length: 300 }, (_, i) => (0x5a17e0000000 + i * 7919).toString(16));
+  const log = (extra: Exchange[]) => [...Array.from({ length: 15 }, (_, p) => page(ids.slice(p * 20, p * 20 + 20))), ...extra];
+
+  test('8 digits of one key in an id, repeated on 16 pages, are what chance does: no finding', () => {
+    const shared = Array.from({ length: 16 }, () => ({ ...page(['3fa9c1e0b7d2']), leaks: [4], leakRuns: [8] }));
+    expect(RUN_WIDE_JUDGES['KEY-4'](log(shared), profile, revealed)).toEqual([]);
+  });
+
+  test('16 digits of one key, or 8 of each of two, are a leak, found on every response that holds them', () => {
+    const long = { ...page(['3fa9c1e0b7d2']), leaks: [4], leakRuns: [16] };
+    expect(RUN_WIDE_JUDGES['KEY-4'](log([long, long]), profile, revealed)).toHaveLength(2);
+    expect(RUN_WIDE_JUDGES['KEY-4'](log([long]), profile, revealed)[0]!.reason).toBe(
+      'a response after the key was created contains 16 consecutive characters of its secret',
+    );
+    const two = { ...page(['3fa9c1e0b7d2', '77e1c0a9d2b3']), leaks: [4, 9], leakRuns: [8, 8] };
+    expect(RUN_WIDE_JUDGES['KEY-4'](log([two]), profile, revealed)[0]!.reason).toBe(
+      'a response after the key was created contains 8 consecutive characters of its secret',
+    );
+    const whole = { ...page([]), leaks: [4], leakRuns: [48] };
+    expect(RUN_WIDE_JUDGES['KEY-4'](log([whole]), profile, revealed)[0]!.reason).toBe('a response after the key was created contains its whole secret');
   });
 });

@@ -1,6 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import { createdAt, failedCredential, fromApi, knownToFail, type Exchange } from '../http/exchange.js';
 import { Redactor } from '../secrets/redactor.js';
+import type { SecretShape } from '../secrets/chance.js';
 import { RevealedSecrets } from '../secrets/revealed-secrets.js';
 import { rateHeaders } from '../http/rate-headers.js';
 import { answerTimes } from '../http/server-clock.js';
@@ -121,7 +122,10 @@ export class Broker {
     if (exchange.response) {
       const headerText = Object.values(exchange.response.headers).join('\n');
       const leaks = this.#revealed.leaksIn(body, headerText);
-      if (leaks.length > 0) exchange.leaks = leaks;
+      if (leaks.length > 0) {
+        exchange.leaks = leaks.map((m) => m.secret);
+        exchange.leakRuns = leaks.map((m) => m.run);
+      }
     }
     // A front end's answer says nothing of the API's budget: counted as spent, like a failure.
     if (exchange.response && fromApi(exchange)) {
@@ -160,6 +164,11 @@ export class Broker {
   /** Every secret the run knows, for worker-side redaction of one-line reasons. */
   secrets(): string[] {
     return this.#revealed.values();
+  }
+
+  /** Each revealed secret's shape, in the order of the indices `Exchange.leaks` names (KEY-4 weighs the runs by them). */
+  revealedShapes(): SecretShape[] {
+    return this.#revealed.shapes();
   }
 
   log(): readonly Exchange[] {

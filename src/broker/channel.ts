@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Exchange } from '../http/exchange.js';
+import type { SecretShape } from '../secrets/chance.js';
 import type { Broker } from './broker.js';
 import type { LedgerEntry } from './ledger.js';
 
@@ -34,6 +35,7 @@ export interface BrokerContract {
   addRevealedSecret(value: string): void;
   addCandidateSecret(value: string): void;
   secrets(): string[];
+  revealedShapes(): SecretShape[];
   /** The log from place `from` on: a worker asks only for what it has not had yet. */
   log(from: number): readonly Exchange[];
   addLedgerEntry(entry: LedgerEntry): void;
@@ -73,6 +75,7 @@ function operations(broker: Broker): { readonly [Op in BrokerOp]: (...args: Para
     addRevealedSecret: (value) => broker.addRevealedSecret(value),
     addCandidateSecret: (value) => broker.addCandidateSecret(value),
     secrets: () => broker.secrets(),
+    revealedShapes: () => broker.revealedShapes(),
     log: (from) => broker.log().slice(from),
     addLedgerEntry: (entry) => broker.addLedgerEntry(entry),
     untilDeletable: () => broker.untilDeletable(),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { ClientHooks } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
+import type { SecretShape } from '../secrets/chance.js';
 import type { BrokerAddress, BrokerCall, BrokerContract, BrokerOp, BrokerReply, BrokerResult } from './channel.js';
 import type { LedgerEntry } from './ledger.js';
 
@@ -73,6 +74,11 @@ export class RemoteBroker implements ClientHooks {
 
   async secrets(): Promise<string[]> {
     return this.#call('secrets');
+  }
+
+  /** Each revealed secret's shape, in the order `Exchange.leaks` names them. */
+  async revealedShapes(): Promise<SecretShape[]> {
+    return this.#call('revealedShapes');
   }
 
   /**

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { ledgerEntry, type LedgerEntry } from '../broker/ledger.js';
 import { HttpClient, ReadOnlyRefusal, TransportFailure, type HttpResponse } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
+import { leakingTexts, type SecretShape } from '../secrets/chance.js';
 import type { Redactor } from '../secrets/redactor.js';
 import type { RunContext } from './run-context.js';
 import { CheckBudget } from './budget.js';
@@ -28,6 +29,13 @@ export interface CheckSecrets {
   revealed(): Promise<string[]>;
   /** Every secret the run knows (configured and revealed), to test a text for leaks. */
   known(): Promise<Redactor>;
+  /**
+   * Of `texts`, one check's evidence read together, those that hold a part of a secret the run
+   * knows, by index; none where chance alone explains what they hold (`secrets/chance.ts`).
+   */
+  leaking(texts: readonly string[]): Promise<number[]>;
+  /** The shape of each revealed secret, in the order `Exchange.leaks` names them. */
+  revealedShapes(): Promise<SecretShape[]>;
 }
 
 /** The handle a check body works with: `check(id, title, async (t) => …)`. */
@@ -76,6 +84,8 @@ export class CheckContext implements CheckJudging {
       reveal: (value) => state.broker.addRevealedSecret(value),
       revealed: () => state.broker.secrets(),
       known: () => state.knownSecrets(),
+      leaking: async (texts) => leakingTexts(await state.knownSecrets(), texts),
+      revealedShapes: () => state.broker.revealedShapes(),
     };
   }
 

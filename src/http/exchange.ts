@@ -90,6 +90,8 @@ export interface Exchange {
   failure?: { kind: TransportFailureKind; message: string };
   /** Indices of revealed secrets this response contained (filled in by the broker: KEY-4). */
   leaks?: number[];
+  /** For each of `leaks`, in order, the longest run of its secret's part the response held: how likely chance put it there (`secrets/chance.ts`). */
+  leakRuns?: number[];
   /** The `seq` of the attempt this one sends again (an environment event, not a finding). */
   retryOf?: number;
   /** Why it was sent again: set with `retryOf`. */

@@ -7,6 +7,8 @@ import { RESET_MARGIN_SECONDS, readReset } from '../http/reset-reading.js';
 import { dateOf, serverClockOf } from '../http/server-clock.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors, type SchemaName } from '../schemas.js';
+import { beyondChance, type SecretShape } from '../secrets/chance.js';
+import { SECRET_PART_LENGTH } from '../secrets/redactor.js';
 import { collections } from '../target/collections.js';
 import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
 import { remainingRises } from './remaining-rise.js';
@@ -18,7 +20,8 @@ export interface Violation {
   readonly exchange: Exchange;
 }
 
-export type Judge = (log: readonly Exchange[], profile: Profile) => Violation[];
+/** `revealed`: the shape of each secret the target revealed, in the order `Exchange.leaks` names them (KEY-4). */
+export type Judge = (log: readonly Exchange[], profile: Profile, revealed: readonly SecretShape[]) => Violation[];
 
 /**
  * Clauses that judge a response to a malformed request whoever sent it: a 5xx (but a gateway's
@@ -231,6 +234,34 @@ function deletedKeysListed(log: readonly Exchange[], profile: Profile): Violatio
     });
 }
 
+/**
+ * KEY-4: the responses that hold a part of a secret revealed before, where together they show a
+ * leak. Runs of 8 characters that chance alone explains (an id of hex digits that shares 8 with a
+ * key of hex digits) are no finding: `secrets/chance.ts` weighs them against every run of the
+ * secrets' characters the run's responses held.
+ */
+function secretsShown(log: readonly Exchange[], _profile: Profile, revealed: readonly SecretShape[]): Violation[] {
+  // A log of an earlier version names no runs: each is taken for the shortest part, the likeliest by chance.
+  const matchesOf = (e: Exchange) => (e.leaks ?? []).map((secret, i) => ({ secret, run: e.leakRuns?.[i] ?? SECRET_PART_LENGTH }));
+  const leaking = log.filter((e) => (e.leaks?.length ?? 0) > 0);
+  const matches = leaking.flatMap(matchesOf);
+  const responses = log.filter((e): e is Answered => e.response !== undefined);
+  const texts = function* () {
+    for (const e of responses) {
+      yield e.response.body;
+      yield Object.values(e.response.headers).join('\n');
+    }
+  };
+  // A body cut short for the log: each character not kept may start a run of its own.
+  const unread = responses.reduce((sum, e) => sum + (e.response.truncated ? Math.max(0, e.response.bytes - e.response.body.length) : 0), 0);
+  if (!beyondChance(matches, revealed, texts, unread)) return [];
+  const shown = (e: Exchange) => {
+    const whole = matchesOf(e).some(({ secret, run }) => run >= (revealed[secret]?.part ?? Infinity));
+    return whole ? 'its whole secret' : `${Math.max(...matchesOf(e).map((m) => m.run))} consecutive characters of its secret`;
+  };
+  return leaking.map((e) => ({ reason: `a response after the key was created contains ${shown(e)}`, exchange: e }));
+}
+
 /** Clauses judged over every exchange of the run, after the suites. */
 export const RUN_WIDE_JUDGES = {
   'KEY-6': deletedKeysListed,
@@ -330,8 +361,7 @@ export const RUN_WIDE_JUDGES = {
     );
   },
 
-  'KEY-4': (log) =>
-    log.filter((e) => (e.leaks?.length ?? 0) > 0).map((e) => ({ reason: 'a response after the key was created contains a part of its secret', exchange: e })),
+  'KEY-4': secretsShown,
 
   'RATE-1': (log) =>
     answered(log)

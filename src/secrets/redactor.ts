@@ -4,6 +4,7 @@
  * a secret's part after the key prefix (the clause catalogue calls such a run "a part of the secret"),
  * the prefix as declared or, beyond it, as the secrets the run knows share it.
  */
+import { shapeOf, type SecretMatch, type SecretShape } from './chance.js';
 import { RunIndex } from './run-index.js';
 
 export const REDACTED = '[REDACTED]';
@@ -84,6 +85,45 @@ export class Redactor {
     const part = this.#partPattern();
     part.lastIndex = 0;
     return this.#wholePattern().test(text) || part.test(text);
+  }
+
+  /**
+   * The secrets with parts that `text` holds, each with the longest run of its part found there,
+   * or its whole part where the text holds a whole form of it: the runs `chance.ts` weighs. A
+   * secret is known by the order in which it was added; one added whole only is not looked for.
+   */
+  matchesIn(text: string): SecretMatch[] {
+    if (!this.leaks(text)) return [];
+    const bodies = this.#bodies();
+    const longest = new Map<number, number>();
+    this.#secrets.forEach(({ value, byParts }, i) => {
+      if (byParts && formsOf(value).some((form) => text.includes(form))) longest.set(i, Math.max(bodies[i]!.length, SECRET_PART_LENGTH));
+    });
+    // Every place a run of some part starts, followed as far as it keeps following each secret:
+    // the longest run starts at one of them.
+    const searches = this.#searchIndices();
+    const parts = searches === false ? new Set(this.#parts()) : null;
+    const next = (at: number): number => {
+      if (searches !== false) return searches.parts.findIn(text, at);
+      for (let i = at; i + SECRET_PART_LENGTH <= text.length; i++) if (parts!.has(text.slice(i, i + SECRET_PART_LENGTH))) return i;
+      return -1;
+    };
+    for (let at = next(0); at >= 0; at = next(at + 1)) {
+      const window = text.slice(at, at + SECRET_PART_LENGTH);
+      bodies.forEach((body, i) => {
+        for (let k = body.indexOf(window); k >= 0; k = body.indexOf(window, k + 1)) {
+          let n = SECRET_PART_LENGTH;
+          while (k + n < body.length && text.charCodeAt(at + n) === body.charCodeAt(k + n)) n++;
+          if (n > (longest.get(i) ?? 0)) longest.set(i, n);
+        }
+      });
+    }
+    return [...longest].map(([secret, run]) => ({ secret, run }));
+  }
+
+  /** The shape of each secret's part, in the order they were added (`chance.ts`): its length and alphabet, never its characters. */
+  shapes(): SecretShape[] {
+    return this.#bodies().map((body) => shapeOf(body));
   }
 
   /**
@@ -194,13 +234,7 @@ export class Redactor {
 
   /** Every secret as it may appear whole: raw, URL-encoded, base64-encoded. */
   #wholeForms(): string[] {
-    const forms = new Set<string>();
-    for (const { value } of this.#secrets) {
-      forms.add(value);
-      forms.add(encodeURIComponent(value));
-      for (const form of base64Forms(value)) forms.add(form);
-    }
-    return [...forms];
+    return [...new Set(this.#secrets.flatMap(({ value }) => formsOf(value)))];
   }
 
   /**
@@ -379,6 +413,11 @@ const REDACTED_BYTES = Buffer.from(REDACTED);
 function startsWithBytes(bytes: Uint8Array, prefix: Uint8Array, at: number): boolean {
   for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
   return true;
+}
+
+/** A secret as it may appear whole: raw, URL-encoded, base64-encoded. */
+function formsOf(value: string): string[] {
+  return [value, encodeURIComponent(value), ...base64Forms(value)];
 }
 
 /**

@@ -1,9 +1,10 @@
+import type { SecretMatch, SecretShape } from './chance.js';
 import { partStart, Redactor } from './redactor.js';
 
 /**
  * The secrets the target revealed during the run (the keys it created), looked for in every later
  * response (KEY-4). A response is scanned once for all of them, still in bytes; only one that holds
- * some is decoded and told which.
+ * some is decoded and told which, and how much of each (chance.ts weighs it).
  */
 export class RevealedSecrets {
   readonly #all = new Redactor();
@@ -31,8 +32,7 @@ export class RevealedSecrets {
 
   /**
    * The secret's prefix: the declared one, or beyond it what the secret shares at its start with
-   * any other the run knows (the Redactor's rule, here over the configured keys too, and for each
-   * secret alone when a leak is told to its key).
+   * any other the run knows (the Redactor's rule, here over the configured keys too).
    */
   #prefixOf(value: string): string | null {
     const start = partStart(
@@ -48,15 +48,18 @@ export class RevealedSecrets {
     return [...this.#values];
   }
 
-  /** Which revealed secrets (their indices in `values()`) a response holds, whole or in part. */
-  leaksIn(body: Uint8Array, headerText: string): number[] {
+  /** Each revealed secret's shape, in the order they were revealed: what chance would make of its parts. */
+  shapes(): SecretShape[] {
+    return this.#all.shapes();
+  }
+
+  /** The revealed secrets a response holds, whole or in part, each with the longest run of it there. */
+  leaksIn(body: Uint8Array, headerText: string): SecretMatch[] {
     // The byte index first, for the headers too: most responses hold no secret at all.
     if (!this.#all.leaksIn(body) && !this.#all.leaksIn(Buffer.from(headerText))) return [];
-    const text = Buffer.from(body).toString('utf8');
-    return this.#values.flatMap((value, index) => {
-      const one = new Redactor();
-      one.add(value, this.#prefixOf(value));
-      return one.leaks(text) || one.leaks(headerText) ? [index] : [];
-    });
+    const longest = new Map<number, number>();
+    for (const text of [Buffer.from(body).toString('utf8'), headerText])
+      for (const { secret, run } of this.#all.matchesIn(text)) longest.set(secret, Math.max(run, longest.get(secret) ?? 0));
+    return [...longest].map(([secret, run]) => ({ secret, run }));
   }
 }
