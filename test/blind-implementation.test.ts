@@ -43,6 +43,7 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
   flask: [],
   express: [],
   php: [],
+  ruby: [],
 };
 
 /**
@@ -51,7 +52,16 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
  * deletion probe finds both (the id member in the creation response, the path among the singular
  * and plural forms of the key list's).
  */
-const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = { python: true, node: true, enterprise: true, asgi: true, flask: true, express: true, php: true };
+const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = {
+  python: true,
+  node: true,
+  enterprise: true,
+  asgi: true,
+  flask: true,
+  express: true,
+  php: true,
+  ruby: true,
+};
 
 async function judged(name: BlindName, profileOf: (own: Profile) => Profile) {
   const result = await runBlind(name, profileOf);

@@ -25,6 +25,8 @@ export const BLIND = {
   // PHP 8.2 under Debian's Apache httpd 2.4 with mod_php (prefork), its state in SQLite, Apache's
   // and PHP's defaults kept (X-Powered-By, Apache's own Date and error handling); a Python launcher.
   php: { command: '/usr/bin/python3', server: join(ROOT, 'variants/blind-php/serve.py'), profile: join(ROOT, 'variants/blind-php/profile.json') },
+  // Sinatra 3.0 on Debian's Puma 5.6 (single mode, its thread pool), Rack's defaults kept, its state in memory.
+  ruby: { command: '/usr/bin/ruby', server: join(ROOT, 'variants/blind-ruby/server.rb'), profile: join(ROOT, 'variants/blind-ruby/profile.json') },
   enterprise: {
     command: process.execPath,
     server: join(ROOT, 'variants/blind-enterprise/server.mjs'),
