@@ -9,11 +9,12 @@
 // What requests and responses look like.
 export type { Credential, HttpResponse } from './http/client.js';
 export { apiPathOf } from './http/api-path.js';
-export { describeRequest, endedAt, failedCredential, fromApi, type Exchange } from './http/exchange.js';
+export { createdAt, describeRequest, endedAt, failedCredential, fromApi, type Exchange } from './http/exchange.js';
 export { HTTP_ANSWERS, httpAnswerOf, isHttpAnswer, owesJsonBody, type HttpAnswer, type HttpAnswerRule } from './http/http-answers.js';
 export { isLoopback } from './http/loopback.js';
 export { trustedPeer } from './http/trusted-peer.js';
 export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';
+export { KEY_PROPAGATION_MS } from './keys/identify.js';
 export { SUBMISSION_CREATION_PATH } from './broker/submission-cap.js';
 export { sleep } from './sleep.js';
 export { suiteNow } from './clock.js';

@@ -2,6 +2,8 @@ import { ledgerEntry } from '../broker/ledger.js';
 import type { Credential, HttpResponse } from '../http/client.js';
 import { KEY_PROPAGATION_MS, type FirstUse } from '../keys/identify.js';
 import { KEY_CREATION_PATH } from '../keys/paths.js';
+import { sleep } from '../sleep.js';
+import { suiteNow } from '../clock.js';
 import { adoptKey, postKey, type RunKeyPort } from '../keys/run-key.js';
 import { runKeyName } from '../keys/run-key-name.js';
 import { fillPath } from '../profile/profile.js';
@@ -188,6 +190,22 @@ export class CheckKeys {
       t.ensure(Array.isArray(body?.items), 'the key list response has no items array', res);
       pages.push({ res, items: body.items as Record<string, unknown>[] });
       if (body.has_more !== true) break;
+    }
+    return pages;
+  }
+
+  /**
+   * The key list, read again once a second until `settled` holds of it, for up to
+   * KEY_PROPAGATION_MS: a list served from an index or a replica (a DynamoDB secondary index, a
+   * read replica) may show a key's creation or deletion a moment late, as KEY-1 gives a new key 10 s
+   * to take effect. The last reading is returned, settled or not, for the check to judge.
+   */
+  async listUntil(settled: (pages: readonly KeyListPage[]) => boolean, auth?: Credential): Promise<KeyListPage[]> {
+    const deadline = suiteNow() + KEY_PROPAGATION_MS;
+    let pages = await this.list(undefined, auth);
+    while (!settled(pages) && suiteNow() < deadline) {
+      await sleep(1000);
+      pages = await this.list(undefined, auth);
     }
     return pages;
   }

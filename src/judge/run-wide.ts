@@ -7,6 +7,7 @@ import { RESET_MARGIN_SECONDS, readReset } from '../http/reset-reading.js';
 import { dateOf, serverClockOf } from '../http/server-clock.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors, type SchemaName } from '../schemas.js';
+import { KEY_PROPAGATION_MS } from '../keys/identify.js';
 import { beyondChance, type SecretShape } from '../secrets/chance.js';
 import { SECRET_PART_LENGTH } from '../secrets/redactor.js';
 import { collections } from '../target/collections.js';
@@ -204,7 +205,9 @@ function listedShaped(collection: 'workspaces' | 'governanceModels' | 'records',
 
 /**
  * KEY-6 over every key list the run read: no key whose deletion (2xx at the declared key path) had
- * been answered before the list was asked for is in it, whichever check deleted it or listed.
+ * been answered before the list was asked for is in it, whichever check deleted it or listed. A
+ * list served from an index or a replica may show a deletion a moment late: the same allowance as
+ * KEY-1 gives a new key (KEY_PROPAGATION_MS) passes before a list that shows the key is a finding.
  */
 function deletedKeysListed(log: readonly Exchange[], profile: Profile): Violation[] {
   const { apiKey, apiKeyList } = profile.paths;
@@ -227,10 +230,15 @@ function deletedKeysListed(log: readonly Exchange[], profile: Profile): Violatio
       const asked = Date.parse(e.startedAt);
       const listed = itemsOf(e)
         .map((item) => (item !== null && typeof item === 'object' ? (item as Record<string, unknown>)[idField] : undefined))
-        .find((id) => typeof id === 'string' && (deletedAt.get(id) ?? Infinity) < asked);
+        .find((id) => typeof id === 'string' && (deletedAt.get(id) ?? Infinity) + KEY_PROPAGATION_MS < asked);
       return listed === undefined
         ? []
-        : [{ reason: `the key list still shows key ${String(listed)}, whose deletion was answered before the list was asked for`, exchange: e }];
+        : [
+            {
+              reason: `the key list still shows key ${String(listed)}, whose deletion was answered more than ${KEY_PROPAGATION_MS / 1000} s before the list was asked for`,
+              exchange: e,
+            },
+          ];
     });
 }
 

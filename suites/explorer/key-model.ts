@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { type CheckContext, type ClauseId, type HttpResponse, type KeyBound, type UsableKey, collections, errorOf, PROBE_PATH } from '../../src/kit.js';
+import {
+  type CheckContext,
+  type ClauseId,
+  type HttpResponse,
+  type KeyBound,
+  type KeyListPage,
+  type UsableKey,
+  collections,
+  errorOf,
+  PROBE_PATH,
+} from '../../src/kit.js';
 
 // The API key lifecycle as a state machine, for fast-check's model-based testing: the model is a
 // plain record of facts (which keys the explorer made are live, which it deleted), each command
@@ -218,7 +228,10 @@ export class ListKeys implements fc.AsyncCommand<KeyModel, KeyReal> {
   async run(model: KeyModel, real: KeyReal): Promise<void> {
     const { t } = real;
     if (!t.profile.paths.apiKeyList || !(t.profile.apiKeyFields.name || t.profile.apiKeyFields.id)) return;
-    const pages = await t.keys.list(undefined, this.by === undefined ? undefined : t.keys.credential(pick(model.live, this.by).key));
+    // A list may show a creation or a deletion a moment late (`listUntil`): read again while it disagrees.
+    const agrees = (read: readonly KeyListPage[]) =>
+      model.live.every((k) => t.keys.findListed(read, k.key) !== null) && model.deleted.every((k) => t.keys.findListed(read, k.key) === null);
+    const pages = await t.keys.listUntil(agrees, this.by === undefined ? undefined : t.keys.credential(pick(model.live, this.by).key));
     real.trail.push(...pages.map((p) => p.res));
     const missing = model.live.find((k) => t.keys.findListed(pages, k.key) === null);
     if (missing)

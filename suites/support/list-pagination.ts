@@ -29,6 +29,9 @@ const offers = (name: CollectionName) => (run: RunContext) =>
 
 const listOf = (t: CheckContext, name: CollectionName) => t.lists.endpoint(name).list!;
 
+/** What a list waits for before its checks read it (the key list: `key-list-settled.ts`); once for all its checks. */
+export type Settle = (t: CheckContext) => Promise<void>;
+
 /** `limit=5` as a value of the raw query, for the tables below. */
 const spelled = (raw: string | string[], reading: bigint, form: string): QueryValue => ({ raw: [raw].flat(), spelling: 'unusual', readings: [reading], form });
 /** 2, spelled in as many digits as 2^53 + 1. */
@@ -48,18 +51,36 @@ export async function firstPage(
 // Walks, shared by PAG-1 and PAG-6/7/8: each collection is walked once per limit and the results
 // (problems and counts, never pages) kept for the checks of every clause.
 
-function walksOf(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
+function walksOf(t: CheckContext, name: CollectionName, settle: Settle): Promise<WalkResult[]> {
   const { list, idField } = t.lists.endpoint(name);
-  return t.once(`walks of ${name}`, () => walkAtLimits(t, list!, idField, WALK_LIMITS));
+  return t.once(`walks of ${name}`, async () => {
+    await settledOnce(t, name, settle);
+    return walkAtLimits(t, list!, idField, WALK_LIMITS);
+  });
 }
 
 /** Fails on the first problem a walk found for `clause`; skips when no walk could be judged. */
-async function judgeWalksOf(t: CheckContext, name: CollectionName, clause: WalkClause): Promise<void> {
-  judgeWalks(t, await walksOf(t, name), clause);
+async function judgeWalksOf(t: CheckContext, name: CollectionName, clause: WalkClause, settle: Settle): Promise<void> {
+  judgeWalks(t, await walksOf(t, name, settle), clause);
 }
 
-/** Declares PAG's checks of one list: the envelope, the defaults, the bounds, the walks, past the end, unusual spellings. */
-export function paginationOfList(name: CollectionName): void {
+/** The list's path, once the list settled (`Settle`): the first check to ask waits for it, and the others with it. */
+function settledOnce(t: CheckContext, name: CollectionName, settle: Settle): Promise<void> {
+  return t.once(`${name} settled`, () => settle(t));
+}
+
+async function settledList(t: CheckContext, name: CollectionName, settle: Settle): Promise<string> {
+  await settledOnce(t, name, settle);
+  return listOf(t, name);
+}
+
+const SETTLED: Settle = async () => undefined;
+
+/**
+ * Declares PAG's checks of one list: the envelope, the defaults, the bounds, the walks, past the
+ * end, unusual spellings; each reads the list once `settle` let it.
+ */
+export function paginationOfList(name: CollectionName, settle: Settle = SETTLED): void {
   const label = LABELS[name];
   const applies = offers(name);
 
@@ -67,11 +88,12 @@ export function paginationOfList(name: CollectionName): void {
     'PAG-1',
     `every ${label} list response is the pagination envelope`,
     async (t) => {
-      const list = listOf(t, name);
-      // Begun here, first: the walks' requests count as this check's in the estimates, whichever
-      // of the checks beside it that judge them asks for them first. Marked handled now, awaited below.
-      const walks = walksOf(t, name);
+      // Begun here, first: the walks' requests (and the wait for the list to settle) count as this
+      // check's in the estimates, whichever of the checks beside it that judge them asks for them
+      // first. Marked handled now, awaited below.
+      const walks = walksOf(t, name, settle);
       walks.catch(() => undefined);
+      const list = await settledList(t, name, settle);
       for (const query of [{}, { limit: 1 }] as Record<string, number>[]) await firstPage(t, list, query, 'PAG-1');
       // Whether these are served at all is PAG-4's and PAG-9's to judge; when served, the envelope.
       for (const query of [{ limit: 10_000 }, { page: 2, limit: 1 }, { page: 1_000_000 }]) {
@@ -87,7 +109,7 @@ export function paginationOfList(name: CollectionName): void {
     'PAG-2',
     `${label}: no page means page 1 and no limit means 100`,
     async (t) => {
-      const list = listOf(t, name);
+      const list = await settledList(t, name, settle);
       const { idField } = t.lists.endpoint(name);
       const pairs: [Record<string, number>, Record<string, number>][] = [
         [{}, { page: 1, limit: 100 }],
@@ -126,7 +148,7 @@ export function paginationOfList(name: CollectionName): void {
     'PAG-3',
     `${label}: page 1 is served and pages 0 and -1 are 422 naming page`,
     async (t) => {
-      const list = listOf(t, name);
+      const list = await settledList(t, name, settle);
       for (const page of [0, -1]) ensureRejected(t, await t.http.get(list, { query: { page } }), 'page', 'page starts at 1');
       await firstPage(t, list, { page: 1 });
     },
@@ -137,7 +159,7 @@ export function paginationOfList(name: CollectionName): void {
     'PAG-4',
     `${label}: limits 1, 100 and 10000 are served and 0, -1 and 10001 are 422 naming limit`,
     async (t) => {
-      const list = listOf(t, name);
+      const list = await settledList(t, name, settle);
       for (const limit of [0, -1, 10_001]) ensureRejected(t, await t.http.get(list, { query: { limit } }), 'limit', 'limit is 1 to 10000');
       for (const limit of [1, 100, 10_000]) {
         const { res, page } = await firstPage(t, list, { limit });
@@ -156,7 +178,7 @@ export function paginationOfList(name: CollectionName): void {
     'PAG-5',
     `${label}: a page or limit that is text or a fraction is 422 naming it`,
     async (t) => {
-      const list = listOf(t, name);
+      const list = await settledList(t, name, settle);
       for (const [param, raw] of [
         ['page', 'abc'],
         ['page', '1.5'],
@@ -175,7 +197,7 @@ export function paginationOfList(name: CollectionName): void {
       'PAG-7': 'total_count items arrive in ceil(total_count/limit) pages',
       'PAG-8': 'each id once and every page but the last full',
     }[clause];
-    check(clause, `${label}: ${what} of walks at limits ${WALK_LIMITS.join(', ')}`, (t) => judgeWalksOf(t, name, clause), {
+    check(clause, `${label}: ${what} of walks at limits ${WALK_LIMITS.join(', ')}`, (t) => judgeWalksOf(t, name, clause, settle), {
       key: `walks-${name}`,
       judges: ['PAG-1'],
       values: ['boundary'],
@@ -188,7 +210,7 @@ export function paginationOfList(name: CollectionName): void {
     'PAG-9',
     `${label}: a page past the end is empty with the same total, or 422 naming page`,
     async (t) => {
-      const list = listOf(t, name);
+      const list = await settledList(t, name, settle);
       const { page: first } = await firstPage(t, list, { limit: 100 });
       const total = first.total_count;
       const probes: { page: bigint | number; limit: bigint | number; what?: string }[] = [
@@ -220,7 +242,7 @@ export function paginationOfList(name: CollectionName): void {
     'PAG-10',
     `${label}: unusual spellings of page and limit are refused or read as the number they spell`,
     async (t) => {
-      const list = listOf(t, name);
+      const list = await settledList(t, name, settle);
       const { idField } = t.lists.endpoint(name);
       const judge = exactReading(t, list, idField);
       const limits = [
