@@ -15,9 +15,10 @@ export async function keyListSettled(t: CheckContext): Promise<void> {
   if (live.length + deleted.length === 0) return;
   const items = (pages: readonly KeyListPage[]) => pages.flatMap((page) => page.items);
   const shown = (pages: readonly KeyListPage[], member: string | undefined, value: string) => items(pages).some((item) => item?.[member!] === value);
-  await t.keys.listUntil(
-    (pages) => (!nameField || live.every((key) => shown(pages, nameField, key.name))) && (!idField || deleted.every((id) => !shown(pages, idField, id))),
-  );
+  const settled = (pages: readonly KeyListPage[]) =>
+    (!nameField || live.every((key) => shown(pages, nameField, key.name))) && (!idField || deleted.every((id) => !shown(pages, idField, id)));
+  // A wait, not a judgement: a list that cannot be read is the checks' to judge, as they read it.
+  await t.attempt(() => t.keys.listUntil(settled));
 }
 
 /** The keys the run's log shows it created (by name; those it did not delete) and deleted (by id). */

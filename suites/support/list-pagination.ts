@@ -64,11 +64,12 @@ async function judgeWalksOf(t: CheckContext, name: CollectionName, clause: WalkC
   judgeWalks(t, await walksOf(t, name, settle), clause);
 }
 
-/** The list's path, once the list settled (`Settle`): the first check to ask waits for it, and the others with it. */
+/** Waits for the list to settle (`Settle`), once: the first check to ask waits for it, and the others with it. */
 function settledOnce(t: CheckContext, name: CollectionName, settle: Settle): Promise<void> {
   return t.once(`${name} settled`, () => settle(t));
 }
 
+/** The list's path, once the list settled. */
 async function settledList(t: CheckContext, name: CollectionName, settle: Settle): Promise<string> {
   await settledOnce(t, name, settle);
   return listOf(t, name);
