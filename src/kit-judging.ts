@@ -15,6 +15,7 @@ export { isLoopback } from './http/loopback.js';
 export { trustedPeer } from './http/trusted-peer.js';
 export { KEY_CREATION_PATH, PROBE_PATH } from './keys/paths.js';
 export { KEY_PROPAGATION_MS } from './keys/identify.js';
+export { deletedKeys } from './keys/deleted-keys.js';
 export { SUBMISSION_CREATION_PATH } from './broker/submission-cap.js';
 export { sleep } from './sleep.js';
 export { suiteNow } from './clock.js';

@@ -7,6 +7,7 @@ import { RESET_MARGIN_SECONDS, readReset } from '../http/reset-reading.js';
 import { dateOf, serverClockOf } from '../http/server-clock.js';
 import { DOCUMENT_LIMITS, type Profile } from '../profile/profile.js';
 import { schemaErrors, type SchemaName } from '../schemas.js';
+import { deletedKeys } from '../keys/deleted-keys.js';
 import { KEY_PROPAGATION_MS } from '../keys/identify.js';
 import { beyondChance, type SecretShape } from '../secrets/chance.js';
 import { SECRET_PART_LENGTH } from '../secrets/redactor.js';
@@ -212,19 +213,10 @@ function listedShaped(collection: 'workspaces' | 'governanceModels' | 'records',
 function deletedKeysListed(log: readonly Exchange[], profile: Profile): Violation[] {
   const { apiKey, apiKeyList } = profile.paths;
   const idField = profile.apiKeyFields.id;
-  if (!apiKey || !apiKeyList || !idField || !apiKey.includes('{id}')) return [];
-  const [before, after] = apiKey.split('{id}') as [string, string];
-  const deletedAt = new Map<string, number>();
-  const answers = answered(log);
-  for (const e of answers) {
-    const path = apiPathOf(e.request.url);
-    if (e.request.method !== 'DELETE' || e.response.status < 200 || e.response.status >= 300) continue;
-    if (!path.startsWith(before) || !path.endsWith(after) || path.length <= before.length + after.length) continue;
-    const id = decodeURIComponent(path.slice(before.length, path.length - after.length));
-    if (!id.includes('/')) deletedAt.set(id, Math.min(deletedAt.get(id) ?? Infinity, endedAt(e)));
-  }
+  if (!apiKey || !apiKeyList || !idField) return [];
+  const deletedAt = deletedKeys(log, apiKey);
   if (deletedAt.size === 0) return [];
-  return answers
+  return answered(log)
     .filter((e) => e.request.method === 'GET' && e.response.status === 200 && !e.response.truncated && apiPathOf(e.request.url) === apiKeyList)
     .flatMap((e) => {
       const asked = Date.parse(e.startedAt);
@@ -264,8 +256,9 @@ function secretsShown(log: readonly Exchange[], _profile: Profile, revealed: rea
   const unread = responses.reduce((sum, e) => sum + (e.response.truncated ? Math.max(0, e.response.bytes - e.response.body.length) : 0), 0);
   if (!beyondChance(matches, revealed, texts, unread)) return [];
   const shown = (e: Exchange) => {
-    const whole = matchesOf(e).some(({ secret, run }) => run >= (revealed[secret]?.part ?? Infinity));
-    return whole ? 'its whole secret' : `${Math.max(...matchesOf(e).map((m) => m.run))} consecutive characters of its secret`;
+    const found = matchesOf(e);
+    const whole = found.some(({ secret, run }) => run >= (revealed[secret]?.part ?? Infinity));
+    return whole ? 'its whole secret' : `${Math.max(...found.map((m) => m.run))} consecutive characters of its secret`;
   };
   return leaking.map((e) => ({ reason: `a response after the key was created contains ${shown(e)}`, exchange: e }));
 }

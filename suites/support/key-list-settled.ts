@@ -1,4 +1,4 @@
-import { apiPathOf, createdAt, KEY_CREATION_PATH, type CheckContext, type Exchange, type KeyListPage } from '../../src/kit.js';
+import { createdAt, deletedKeys, KEY_CREATION_PATH, type CheckContext, type Exchange, type KeyListPage } from '../../src/kit.js';
 
 /**
  * Waits, where the key list does not yet show the keys the run created and deleted before its
@@ -23,15 +23,7 @@ export async function keyListSettled(t: CheckContext): Promise<void> {
 
 /** The keys the run's log shows it created (by name; those it did not delete) and deleted (by id). */
 export function keysOfRun(log: readonly Exchange[], keyPath: string | null, idMember: string | null): { live: { name: string }[]; deleted: string[] } {
-  const [before, after] = keyPath?.includes('{id}') ? (keyPath.split('{id}') as [string, string]) : [null, null];
-  const deleted = new Set<string>();
-  for (const e of log) {
-    const status = e.response?.status ?? 0;
-    if (before === null || e.request.method !== 'DELETE' || status < 200 || status >= 300) continue;
-    const path = apiPathOf(e.request.url);
-    if (path.startsWith(before) && path.endsWith(after!) && path.length > before.length + after!.length)
-      deleted.add(decodeURIComponent(path.slice(before.length, path.length - after!.length)));
-  }
+  const deleted = keyPath ? deletedKeys(log, keyPath) : new Map<string, number>();
   const live: { name: string }[] = [];
   for (const e of log) {
     // The other account's keys are not in this list.
@@ -40,7 +32,7 @@ export function keysOfRun(log: readonly Exchange[], keyPath: string | null, idMe
     const id = idMember ? memberOf(e.response?.body, idMember) : null;
     if (typeof name === 'string' && !(typeof id === 'string' && deleted.has(id))) live.push({ name });
   }
-  return { live, deleted: [...deleted] };
+  return { live, deleted: [...deleted.keys()] };
 }
 
 function memberOf(text: string | undefined, member: string): unknown {
