@@ -1,7 +1,7 @@
 import { runBlind, type BlindName } from '../test/support/blind.js';
 import { documentOnly, readReport } from '../test/support/cli.js';
 
-// `node --import tsx scripts/try-blind.ts python|node|enterprise|asgi|flask|express|php [own|doc|own-minus:fact,fact]`: one
+// `node --import tsx scripts/try-blind.ts python|node|enterprise|asgi|flask|express|php|ruby|go [own|doc|own-minus:fact,fact]`: one
 // run against a blind implementation, under its own profile, the document-only one, or its own
 // with those top-level facts left undeclared; WINDOW_SECONDS sets its window (1 by default).
 const [name = 'node', mode = 'own'] = process.argv.slice(2) as [BlindName, string];

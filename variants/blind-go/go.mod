@@ -1,0 +1,3 @@
+module blindgo
+
+go 1.19
