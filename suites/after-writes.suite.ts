@@ -10,7 +10,7 @@ import { judgeWalks, walkAtLimits } from './support/walks.js';
 // pagination suite judges every list before anything writes; by now the run has deleted the keys
 // it created (auth, keys and rate-limits suites) and created its submissions (submissions suite).
 // The key list and the submission list must still agree with themselves (total_count, has_more
-// and the items: PAG-6, PAG-7), and a filtered submission list's total_count must count what
+// and the items: PAG-6, PAG-7, PAG-8), and a filtered submission list's total_count must count what
 // matches (SUB-4). Reads only, with the main key, after the rate-limit suite's waits, which leave
 // its budget whole; nothing is created for the purpose.
 
@@ -41,15 +41,16 @@ function walksOf(t: CheckContext, name: CollectionName): Promise<WalkResult[]> {
 }
 
 for (const [name, label] of Object.entries(WRITTEN) as [CollectionName, string][]) {
-  for (const clause of ['PAG-6', 'PAG-7'] as const satisfies readonly WalkClause[]) {
+  for (const clause of ['PAG-6', 'PAG-7', 'PAG-8'] as const satisfies readonly WalkClause[]) {
     const what = {
       'PAG-6': 'has_more is exact on every page',
       'PAG-7': 'total_count items arrive in ceil(total_count/limit) pages',
+      'PAG-8': 'each id once and every page but the last full',
     }[clause];
     check(clause, `${label}: ${what} of walks at limits ${LIMITS.join(', ')}`, async (t) => judgeWalks(t, await walksOf(t, name), clause), {
       key: `walks-after-writes-${name === 'apiKeys' ? 'api-keys' : name}`,
-      // The walks are made once, by the PAG-6 check; PAG-7's judges them.
-      ...(clause === 'PAG-7' ? { judges: ['PAG-6'] as const } : {}),
+      // The walks are made once, by the PAG-6 check; PAG-7's and PAG-8's judge them.
+      ...(clause === 'PAG-6' ? {} : { judges: ['PAG-6'] as const }),
       states: name === 'apiKeys' ? ['deleted', 'after writes'] : ['after writes'],
       values: ['boundary'],
       // The submission list walked whole: no filter (the filtered lists are judged below).
