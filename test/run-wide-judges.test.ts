@@ -87,6 +87,47 @@ describe('RATE-8 over the run log', () => {
     expect(RUN_WIDE_JUDGES['RATE-8'](uneven, profile)).toEqual([]);
   });
 
+  describe('a Remaining that falls by less than a run of sequential requests spent', () => {
+    // A pool key read twenty times in turn, 10 ms apart, each a page of its own (an answer repeated for one URL may
+    // be a cache's copy), its Remaining shown in tens (falls of ten every ten requests).
+    const page = (at: number) => ({ request: { method: 'GET', url: `http://t/api/v1/workspaces?page=${at + 1}`, headers: {} } });
+    const inTens = (extra: Partial<Exchange>) =>
+      Array.from({ length: 20 }, (_, at) => exchange(now + at * 10, Math.ceil((99 - at) / 10) * 10, { ...page(at), ...extra }));
+
+    test('on a key only the run holds, Remaining held for requests that could not all have come back is counted late', () => {
+      const violations = RUN_WIDE_JUDGES['RATE-8'](inTens({ pooled: true }), profile);
+      expect(violations.length).toBeGreaterThan(0);
+      expect(violations[0]?.reason).toMatch(/went from 90 to 90 over 9 sequential requests of a key only this run holds/);
+      expect(RUN_WIDE_JUDGES['RATE-8'](inTens({ auth: 'created', bucket: 'key:c' }), profile).length).toBeGreaterThan(0);
+    });
+
+    test('on the configured key, which other clients may share, it is not judged', () => {
+      expect(
+        RUN_WIDE_JUDGES['RATE-8']([exchange(now - 1000, 50, { bucket: 'key:z' }), exchange(now - 990, 49, { bucket: 'key:z' }), ...inTens({})], profile),
+      ).toEqual([]);
+    });
+
+    test('what a token bucket refills over the run may have come back', () => {
+      // Requests a second apart: 100 a 60-s window refill more than one between each two.
+      const spaced = Array.from({ length: 20 }, (_, at) => exchange(now + at * 1000, 90, { pooled: true, ...page(at) }));
+      expect(
+        RUN_WIDE_JUDGES['RATE-8']([exchange(now - 1000, 50, { bucket: 'key:z' }), exchange(now - 990, 49, { bucket: 'key:z' }), ...spaced], profile),
+      ).toEqual([]);
+    });
+
+    test('a request without a Remaining, a 429 or an overlap ends a run: it may not have been counted', () => {
+      const falling = [exchange(now - 1000, 50, { bucket: 'key:z' }), exchange(now - 990, 49, { bucket: 'key:z' })];
+      const held = (at: number) => exchange(now + at * 10, 90, { pooled: true, ...page(at) });
+      const broken = (at: number): Exchange => {
+        const e = held(at);
+        return { ...e, response: { ...e.response!, status: 429 } };
+      };
+      // Runs of two requests that hold Remaining, between 429s: each pair is RATE-8's pair rule's, not a run's.
+      const log = [...falling, ...Array.from({ length: 12 }, (_, at) => (at % 3 === 2 ? broken(at) : held(at)))];
+      expect(RUN_WIDE_JUDGES['RATE-8'](log, profile).every((v) => !/sequential requests of a key only this run holds/.test(v.reason))).toBe(true);
+    });
+  });
+
   describe('a Remaining that rises within a window', () => {
     const records = { request: { method: 'GET', url: 'http://t/api/v1/records', headers: {} } };
     // A pool key whose workspace reads took it to 80, then a read of records answered 99 in the same window.

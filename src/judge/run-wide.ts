@@ -13,7 +13,7 @@ import { beyondChance, type SecretShape } from '../secrets/chance.js';
 import { SECRET_PART_LENGTH } from '../secrets/redactor.js';
 import { collections } from '../target/collections.js';
 import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
-import { remainingRises } from './remaining-rise.js';
+import { remainingRises, remainingShortFalls } from './own-key-remaining.js';
 import { sampleSubmissionsCreated } from './sample-submissions.js';
 
 /** One response of the run that breaks a clause, and why. */
@@ -476,10 +476,16 @@ export const RUN_WIDE_JUDGES = {
       }));
     // A Remaining that rose by more than could have come back, on a key only the run holds: a key counted in two budgets.
     const rises = remainingRises(log.filter(authenticated), profile, sequential, plausible);
+    // A Remaining that fell by less than a run of sequential requests spent, less what could have
+    // come back: requests counted late. Where a rise explains the same answer, the rise says it.
+    const counted = new Map<Exchange, Violation>();
+    for (const v of [...remainingShortFalls(log.filter(authenticated), profile, sequential, plausible), ...rises]) counted.set(v.exchange, v);
     const route = tallies.get('route')!;
-    if (route.fellOn.size === 0) return [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false)).concat(rises);
-    const flagged = new Map<Exchange, Violation>();
-    for (const v of rises) flagged.set(v.exchange, v);
+    if (route.fellOn.size === 0) {
+      const stuck = [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false));
+      return stuck.concat([...counted.values()].filter((v) => !stuck.some((s) => s.exchange === v.exchange)));
+    }
+    const flagged = new Map<Exchange, Violation>(counted);
     for (const v of overcounted(pairs)) flagged.set(v.exchange, v);
     for (const kind of kinds) {
       const { stuck, fellOn, pairsOn } = tallies.get(kind)!;
