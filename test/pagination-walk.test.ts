@@ -87,6 +87,15 @@ describe('pagination walk', () => {
     expect(result.problems).toEqual({});
   });
 
+  test('has_more true on the last page a bounded walk reads fails PAG-7 too: the walk until has_more is false takes more pages', async () => {
+    const { fetch, requests } = await records({ records: 70, modify: hasMoreOffByOne.modify });
+    const result = await walk(fetch, { limit: 7, idField: 'id', budget: 6 });
+    expect(result.complete).toBe(false);
+    expect(requests()).toBe(6);
+    expect(result.problems['PAG-6']?.reason).toMatch(/has_more is true on page 10 of 10/);
+    expect(result.problems['PAG-7']?.reason).toMatch(/^has_more is true on page 10, the last of the ceil\(70\/7\) = 10 pages total_count gives/);
+  });
+
   test('a total_count that changes during the walk leaves it unjudged, not failed', async () => {
     let served = 0;
     const { fetch } = await records({

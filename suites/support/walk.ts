@@ -200,7 +200,7 @@ export async function walk(fetch: PageFetcher, options: WalkOptions): Promise<Wa
   }
   // A bounded walk ends on the last page total_count gives: has_more true there says the document's
   // walk, which goes on until has_more is false, takes more pages than ceil(total_count/limit).
-  else if (pageNumber === expectedPages && page.has_more)
+  if (!complete && pageNumber === expectedPages && page.has_more)
     note(
       'PAG-7',
       `has_more is true on page ${pageNumber}, the last of the ceil(${total}/${limit}) = ${expectedPages} pages total_count gives: a walk until has_more is false takes more`,
