@@ -56,6 +56,32 @@ test('a phase begins in the window the one before it ended in, with what each bu
   expect(after(19, 10, [0, 11])).toBe(3);
 });
 
+test("a phase with work for the main account, where the one before spent that budget's window, begins in the next window, its other budgets with it", () => {
+  // The remaining-time run at 10 requests a 4-s window: the errors' checks spend the configured key's
+  // window to its ceiling; the pairs, which read with it first, begin a window later, and their 29
+  // on the second account's key take three windows from there, not from the window it left unused.
+  expect(
+    crossed([
+      [9, 0],
+      [14, 29],
+    ]),
+  ).toBe(3);
+  // With room left on the configured key, the next phase begins where the one before ended.
+  expect(
+    crossed([
+      [8, 0],
+      [14, 29],
+    ]),
+  ).toBe(2);
+  // A phase with no work for the main account does not wait for its window.
+  expect(
+    crossed([
+      [9, 0],
+      [0, 29],
+    ]),
+  ).toBe(2);
+});
+
 test('a budget without a ceiling never makes a window', () => {
   const open = { ...ceilings, other: Number.POSITIVE_INFINITY };
   expect(windowsCrossed([{ main: 0, other: 10_000 }], open, open)).toBe(0);

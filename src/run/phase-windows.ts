@@ -22,13 +22,23 @@ export type ByBudget = Readonly<Record<PhaseBudget, number>>;
 /**
  * How many window ends the phases' requests cross, from the current window (0: they all fit in
  * it): each phase begins in the window the one before it ended in, where each budget has what it
- * left there (its whole ceiling where it ended earlier or sent nothing), and ends in the window
- * its last budget finishes in. `room`: what each budget may still send in the current window.
+ * left there (its whole ceiling where it ended earlier or sent nothing), or in the next one where
+ * it has work for the main account and that budget is spent, and ends in the window its last
+ * budget finishes in. `room`: what each budget may still send in the current window.
  */
 export function windowsCrossed(phases: readonly ByBudget[], ceilings: ByBudget, room: ByBudget): number {
   let window = 0;
   let left: Record<PhaseBudget, number> = { main: room.main, other: room.other };
   for (const phase of phases) {
+    // A phase whose main account's work finds that budget spent waits for the next window, and its
+    // other budgets with it: a check sends its requests in one order, the configured key's first
+    // (the pairs read with it before the second account's key), so the second account's room in a
+    // window the configured key has spent goes unused (at 10 requests a 4-s window the countdown
+    // said 8 s where the run took 12.7 s).
+    if (phase.main > 0 && left.main <= 0) {
+      window += 1;
+      left = { main: ceilings.main, other: ceilings.other };
+    }
     const ends = PHASE_BUDGETS.map((budget) => {
       const requests = phase[budget];
       // Nothing to send waits for nothing, though the window be overdrawn (requests in flight).
