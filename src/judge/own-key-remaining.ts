@@ -94,7 +94,12 @@ const backWords = (back: Back, windowSeconds: number): string =>
  * cache's copy rather than the budget now: one with an `Age`, or with the Remaining and Reset an
  * earlier answer to the same method and URL had (of any key: a cache may ignore the credential).
  */
-function ownKeys(log: readonly Exchange[]): { keys: KeyRequests[]; copied: (e: Answered) => boolean } {
+interface OwnKeys {
+  readonly keys: readonly KeyRequests[];
+  readonly copied: (e: Answered) => boolean;
+}
+
+function ownKeys(log: readonly Exchange[]): OwnKeys {
   const byKey = new Map<string, Exchange[]>();
   const first = new Map<string, Exchange>();
   for (const e of log) {
@@ -112,12 +117,23 @@ function ownKeys(log: readonly Exchange[]): { keys: KeyRequests[]; copied: (e: A
 }
 
 /**
- * RATE-8's rises: a key's X-RateLimit-Remaining that went up between two sequential requests of
- * one window (the same Reset) by more than could have come back in between (`backBetween`).
+ * RATE-8 on the keys only the run holds, the log read once: its rises (`remainingRises`) and its short
+ * falls (`remainingShortFalls`), one finding an answer; where a rise explains an answer, the rise says it.
  * `sequential` and `sameWindow` are the caller's: RATE-8's own reading of a pair.
  */
-export function remainingRises(log: readonly Exchange[], profile: Pick<Profile, 'limits'>, sequential: Sequential, sameWindow: SameWindow): Finding[] {
-  const { keys, copied } = ownKeys(log);
+export function ownKeyRemaining(log: readonly Exchange[], profile: Pick<Profile, 'limits'>, sequential: Sequential, sameWindow: SameWindow): Finding[] {
+  const own = ownKeys(log);
+  const found = new Map<Exchange, Finding>();
+  for (const f of [...remainingShortFalls(own, profile, sequential, sameWindow), ...remainingRises(own, profile, sequential, sameWindow)])
+    found.set(f.exchange, f);
+  return [...found.values()];
+}
+
+/**
+ * RATE-8's rises: a key's X-RateLimit-Remaining that went up between two sequential requests of
+ * one window (the same Reset) by more than could have come back in between (`backBetween`).
+ */
+function remainingRises({ keys, copied }: OwnKeys, profile: Pick<Profile, 'limits'>, sequential: Sequential, sameWindow: SameWindow): Finding[] {
   const found: Finding[] = [];
   for (const key of keys) {
     let before: Answered | undefined;
@@ -151,8 +167,7 @@ export function remainingRises(log: readonly Exchange[], profile: Pick<Profile, 
  * stale read) shows here, where pair by pair a token bucket's refill could explain each step. One
  * finding a run of requests, the largest shortfall.
  */
-export function remainingShortFalls(log: readonly Exchange[], profile: Pick<Profile, 'limits'>, sequential: Sequential, sameWindow: SameWindow): Finding[] {
-  const { keys, copied } = ownKeys(log);
+function remainingShortFalls({ keys, copied }: OwnKeys, profile: Pick<Profile, 'limits'>, sequential: Sequential, sameWindow: SameWindow): Finding[] {
   const found: Finding[] = [];
   for (const key of keys) {
     for (const chain of sequentialRuns(key.all, sequential, sameWindow, copied)) {

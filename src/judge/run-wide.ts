@@ -13,7 +13,7 @@ import { beyondChance, type SecretShape } from '../secrets/chance.js';
 import { SECRET_PART_LENGTH } from '../secrets/redactor.js';
 import { collections } from '../target/collections.js';
 import { DOCUMENTED_TYPES, errorOf, TYPES_BY_STATUS, WRITE_ONLY_TYPES } from './errors.js';
-import { remainingRises, remainingShortFalls } from './own-key-remaining.js';
+import { ownKeyRemaining } from './own-key-remaining.js';
 import { sampleSubmissionsCreated } from './sample-submissions.js';
 
 /** One response of the run that breaks a clause, and why. */
@@ -474,12 +474,10 @@ export const RUN_WIDE_JUDGES = {
         reason: `X-RateLimit-Remaining went from ${from} to ${to} over a sequential request (${part}) in the same window, and never fell for ${anywhere ? 'such a request while it did for others' : 'any key of the run'}`,
         exchange,
       }));
-    // A Remaining that rose by more than could have come back, on a key only the run holds: a key counted in two budgets.
-    const rises = remainingRises(log.filter(authenticated), profile, sequential, plausible);
-    // A Remaining that fell by less than a run of sequential requests spent, less what could have
-    // come back: requests counted late. Where a rise explains the same answer, the rise says it.
-    const counted = new Map<Exchange, Violation>();
-    for (const v of [...remainingShortFalls(log.filter(authenticated), profile, sequential, plausible), ...rises]) counted.set(v.exchange, v);
+    // On a key only the run holds, a Remaining that rose by more than could have come back (a key
+    // counted in two budgets), or fell by less than a run of sequential requests spent, less what
+    // could have come back (requests counted late).
+    const counted = new Map<Exchange, Violation>(ownKeyRemaining(log.filter(authenticated), profile, sequential, plausible).map((v) => [v.exchange, v]));
     const route = tallies.get('route')!;
     if (route.fellOn.size === 0) {
       const stuck = [...route.stuck].flatMap(([part, pairs]) => violations(part, pairs, false));
