@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { Agent, EnvHttpProxyAgent, request as undiciRequest } from './undici.js';
+import { Agent, buildConnector, EnvHttpProxyAgent, request as undiciRequest } from './undici.js';
+import { skipInterimContinue } from './interim-continue.js';
 import type { Exchange, TransportFailureKind } from './exchange.js';
 import { fragileAtHttpLevel } from './front-end-fragile.js';
 import { describeRequest, responderOf } from './exchange.js';
@@ -69,14 +70,15 @@ function takePools(): Dispatcher[] {
 }
 
 function makeDispatcher(connectMs: number, connections: number): Dispatcher {
-  const options = {
-    connections,
-    keepAliveTimeout: IDLE_CONNECTION_MS,
-    keepAliveMaxTimeout: IDLE_CONNECTION_MS,
-    connect: { timeout: connectMs },
-  };
+  const options = { connections, keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS };
   const proxied = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'].some((name) => process.env[name]);
-  return proxied ? new EnvHttpProxyAgent(options) : new Agent(options);
+  // Through a proxy, undici's proxy agent makes the connections, and reads an unasked 100 as a reset.
+  if (proxied) return new EnvHttpProxyAgent({ ...options, connect: { timeout: connectMs } });
+  const connect = buildConnector({ timeout: connectMs });
+  return new Agent({
+    ...options,
+    connect: (opts, callback) => connect(opts, (error, socket) => (error ? callback(error, null) : callback(null, skipInterimContinue(socket!)))),
+  });
 }
 
 /**

@@ -14,6 +14,7 @@ interface Parts {
   readonly Agent: typeof Undici.Agent;
   readonly EnvHttpProxyAgent: typeof Undici.EnvHttpProxyAgent;
   readonly request: typeof Undici.request;
+  readonly buildConnector: typeof Undici.buildConnector;
 }
 
 function load(): Parts {
@@ -39,12 +40,13 @@ function load(): Parts {
       Agent: require('undici/lib/dispatcher/agent.js') as typeof Undici.Agent,
       EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent,
       request,
+      buildConnector: require('undici/lib/core/connect.js') as typeof Undici.buildConnector,
     };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
     const undici = require('undici') as typeof Undici;
-    return { Agent: undici.Agent, EnvHttpProxyAgent: undici.EnvHttpProxyAgent, request: undici.request };
+    return { Agent: undici.Agent, EnvHttpProxyAgent: undici.EnvHttpProxyAgent, request: undici.request, buildConnector: undici.buildConnector };
   }
 }
 
-export const { Agent, EnvHttpProxyAgent, request } = load();
+export const { Agent, EnvHttpProxyAgent, request, buildConnector } = load();
