@@ -13,8 +13,7 @@ import type { Duplex } from 'node:stream';
  * undici reads a connection with `socket.read()` and writes each request's head as one string that
  * begins with its request line (one request at a time on a connection: its pipelining is 1). So
  * the bytes that follow a request line's write begin a response; while they are a `100` head it is
- * skipped, and what follows is undici's, untouched, until the next request. A connection the filter
- * cannot read that way (a read asked for a size) is left to undici's own parser.
+ * skipped, and what follows is undici's, untouched, until the next request.
  */
 
 const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/1\.1\r\n/;
@@ -62,10 +61,11 @@ function beginsRequest(chunk: unknown): boolean {
 }
 
 /**
- * Has `socket` drop every unasked `100` head that begins a response, for undici's HTTP/1.1 client;
- * `onSkipped` is told of each. Returns the socket.
+ * Has `socket` drop every unasked `100` head that begins a response, for undici's HTTP/1.1 client,
+ * which reads whole chunks (`read()`, no size): a read at a response's start returns what is there
+ * past the skipped heads. Returns the socket.
  */
-export function skipInterimContinue<S extends Duplex>(socket: S, onSkipped: () => void = () => {}): S {
+export function skipInterimContinue<S extends Duplex>(socket: S): S {
   const read = socket.read.bind(socket);
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
   let atResponseStart = false;
@@ -76,13 +76,11 @@ export function skipInterimContinue<S extends Duplex>(socket: S, onSkipped: () =
   }) as S['write'];
   socket.read = ((size?: number) => {
     if (!atResponseStart && held.length === 0) return read(size);
-    if (size !== undefined) return read(size);
     for (;;) {
       if (atResponseStart) {
         const head = interimHead(held);
         if (head.kind === 'continue') {
           held = held.subarray(head.length);
-          onSkipped();
           continue;
         }
         if (head.kind === 'interim') {
