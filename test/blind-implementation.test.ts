@@ -12,7 +12,8 @@ import { failureEvidence } from './support/failure-evidence.js';
 // library and SQLite), variants/blind-node/ and variants/blind-enterprise/ (Node's standard
 // library; the latter written the way a Spring developer would), and on the stacks users build
 // APIs with, each with its defaults (test/support/blind.ts: FastAPI on uvicorn, Flask on gunicorn,
-// Express, PHP under Apache httpd with mod_php, Sinatra on Puma, Go's net/http). Under its own profile each is
+// Express, PHP under Apache httpd with mod_php, Sinatra on Puma, Go's net/http, Django REST framework
+// on waitress). Under its own profile each is
 // conformant, with no warning but those its README owns to; told nothing (the document-only
 // profile, every remote target's default), it is never non-conformant.
 
@@ -34,6 +35,7 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
   php: [],
   ruby: [],
   go: [],
+  django: [],
 };
 
 /**
@@ -52,6 +54,7 @@ const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = {
   php: true,
   ruby: true,
   go: true,
+  django: true,
 };
 
 async function judged(name: BlindName, profileOf: (own: Profile) => Profile) {

@@ -64,6 +64,14 @@ export const BLIND = {
     // A cold build takes 6 s on two idle cores and 20 s on loaded ones; later starts take milliseconds.
     startMs: 120_000,
   },
+  // Django 3.2 with Django REST framework 3.14 on Debian's waitress 2.1, its state in memory; DRF's
+  // negotiation, its 405s and 406s, and waitress's headers kept.
+  django: {
+    command: '/usr/bin/python3',
+    server: join(ROOT, 'variants/blind-django/server.py'),
+    profile: join(ROOT, 'variants/blind-django/profile.json'),
+    needs: ['/usr/lib/python3/dist-packages/django', '/usr/lib/python3/dist-packages/rest_framework', '/usr/lib/python3/dist-packages/waitress'],
+  },
   enterprise: {
     command: process.execPath,
     server: join(ROOT, 'variants/blind-enterprise/server.mjs'),
