@@ -125,6 +125,27 @@ describe('explorer findings of two clauses', () => {
   }, 240_000);
 });
 
+describe('a departure from a SHOULD in the explorer', () => {
+  test('a deleted key kept in the list (KEY-6) warns once, and the MUSTs are still explored: the drawn sequences run and KEY-1, KEY-3 and KEY-5 are judged', async () => {
+    const run = await runAgainstReference({ modify: mutantNamed('deleted-key-still-listed').modify }, [
+      '--only',
+      'KEY',
+      '--seed',
+      '5',
+      '--property-runs',
+      '25',
+    ]);
+    const explored = (clause: string) => run.report.clauses.find((c) => c.id === clause)!.checks.find((c) => c.key === 'explored-lifecycle')!;
+    expect(explored('KEY-6').status).toBe('warn');
+    expect(explored('KEY-6').reason).toMatch(/is still in the key list, in the sequence /);
+    for (const clause of ['KEY-1', 'KEY-3', 'KEY-5']) expect(explored(clause).status, clause).toBe('pass');
+    // The cover's sequences, then those drawn from the seed: the departure cut nothing.
+    const sequences = JSON.stringify(explored('KEY-1'));
+    expect(sequences).toMatch(/drawn 1: /);
+    expect(sequences).toMatch(/KEY-6 \(a SHOULD, allowed from here on\)/);
+  }, 240_000);
+});
+
 describe('an explorer finding', () => {
   const mutant = mutantNamed('key-id-counter-steps-back');
   const args = ['--only', 'KEY', '--seed', '5', '--property-runs', '25'];

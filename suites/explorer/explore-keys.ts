@@ -50,11 +50,12 @@ async function runSequence(
   t: CheckContext,
   actor: KeyReal['actor'],
   serial: KeyReal['serial'] & { readonly budget: number },
+  departures: KeyReal['departures'],
   commands: Iterable<fc.AsyncCommand<KeyModel, KeyReal>>,
 ): Promise<void> {
   const canDelete = t.run.keyDeletion.path !== null;
   const model: KeyModel = { live: [], deleted: [], made: 0, keysLeft: serial.budget - serial.created, canDelete };
-  const real: KeyReal = { t, actor, trail: [], serial };
+  const real: KeyReal = { t, actor, trail: [], serial, departures };
   try {
     await fc.asyncModelRun(() => ({ model, real }), commands);
   } catch (error) {
@@ -71,7 +72,8 @@ async function runSequence(
  * sequence runs on a model of its own, so a disagreement in one says nothing of the next: every
  * sequence of the cover runs, and each clause keeps the first it broke (a fault whose key is
  * missing from the list may also leave a deleted key working, and the order of the cover must not
- * decide which one the report shows). A disagreement of the cover's ends the exploration before
+ * decide which one the report shows). A departure from a SHOULD is kept and allowed from then on
+ * (`KeyReal.departures`), and ends nothing. A disagreement of the cover's ends the exploration before
  * the drawn sequences; the first drawn one ends it too, shrunk to the shortest sequence that
  * still shows it. Anything but a disagreement (a target that stopped answering, a check that
  * cannot run) goes on up.
@@ -84,22 +86,33 @@ export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExp
   const explored: string[] = [];
   const disagreements: ExploredDisagreement[] = [];
   const serial = { created: 0, budget: keyBound(EXPLORER_KEYS, runs) };
+  // What the target did against a SHOULD (`KeyReal.departures`): kept with the sequence that showed
+  // it, and no cut: the model allows it from then on, and the exploration goes on.
+  const departures: Disagreement[] = [];
+  const departed = (before: number, counterexample: string): string => {
+    const found = departures.slice(before);
+    for (const d of found) disagreements.push({ clause: d.clause, reason: d.reason, evidence: d.evidence, replay: { seed: t.run.seed, counterexample } });
+    return found.map((d) => `; ${d.clause} (a SHOULD, allowed from here on), ${d.reason}`).join('');
+  };
+  let cut = false;
   for (const [index, cover] of KEY_COVER.entries()) {
     const commands = cover();
     sequences++;
     const line = `cover ${index + 1}: ${commands.map(String).join(', ')}`;
+    const counterexample = `the cover's sequence ${index + 1}: ${commands.map(String).join(', ')}`;
+    const before = departures.length;
     try {
-      await runSequence(t, actor, serial, commands);
-      explored.push(`${line}: as the model allows`);
+      await runSequence(t, actor, serial, departures, commands);
+      explored.push(`${line}: as the model allows${departed(before, counterexample)}`);
     } catch (error) {
       if (!(error instanceof Disagreement)) throw error;
-      explored.push(`${line}: ${error.clause}, ${error.reason}`);
+      explored.push(`${line}: ${error.clause}, ${error.reason}${departed(before, counterexample)}`);
+      cut = runs > 0;
       if (disagreements.some((d) => d.clause === error.clause)) continue;
-      const counterexample = `the cover's sequence ${index + 1}: ${commands.map(String).join(', ')}`;
       disagreements.push({ clause: error.clause, reason: error.reason, evidence: error.evidence, replay: { seed: t.run.seed, counterexample } });
     }
   }
-  if (disagreements.length > 0 || runs === 0) return { disagreements, cut: disagreements.length > 0 && runs > 0, sequences, explored };
+  if (cut || runs === 0) return { disagreements, cut, sequences, explored };
   // A failure that is no disagreement ends every later run at once, without a request, and goes on up.
   let fatal: unknown = null;
   let failedAt: number | null = null;
@@ -113,14 +126,15 @@ export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExp
         const from = failedAt === null ? `drawn ${++drawn}` : `shrinking ${sequences - failedAt}`;
         // The steps that ran (fast-check leaves out those the model's state did not allow), after the run.
         const line = () => `${from}: ${stepsOf(commands)}`;
+        const before = departures.length;
         try {
-          await runSequence(t, actor, serial, [OPENING(), ...commands]);
-          explored.push(`${line()}: as the model allows`);
+          await runSequence(t, actor, serial, departures, [OPENING(), ...commands]);
+          explored.push(`${line()}: as the model allows${departed(before, stepsOf(commands))}`);
         } catch (error) {
           if (!(error instanceof Disagreement)) fatal = error;
           else {
             failedAt ??= sequences;
-            explored.push(`${line()}: ${error.clause}, ${error.reason}`);
+            explored.push(`${line()}: ${error.clause}, ${error.reason}${departed(before, stepsOf(commands))}`);
           }
           throw error;
         }
@@ -135,6 +149,7 @@ export async function exploreKeys(t: CheckContext, runs: number): Promise<KeyExp
   const counterexample = stepsOf(details.counterexample?.[0] ?? []);
   return {
     disagreements: [
+      ...disagreements,
       {
         clause: found.clause,
         reason: found.reason,
