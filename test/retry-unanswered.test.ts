@@ -98,7 +98,7 @@ describe('the retry of what the API never answered', () => {
     const fronted = await retrying([503, 503, 503, 504])(outgoing()).catch((e: unknown) => e);
     expect((fronted as TransportFailure).kind).toBe('front-end');
     expect((fronted as TransportFailure).message).toMatch(
-      /answered 504, a status the API's error table has not, so taken for a front end's and never judged \(after 3 retries\)$/,
+      /answered 504, a status absent from the API's error table, so taken for a front end's and never judged \(after 3 retries\)$/,
     );
     expect((fronted as TransportFailure).unanswered).toBe(true);
   });

@@ -86,7 +86,7 @@ function settle(outcome: HttpResponse | TransportFailure, retried: number): Http
   if (outcome.exchange.answeredBy !== 'front-end') return outcome;
   throw new TransportFailure(
     'front-end',
-    `${describeRequest(outcome.exchange)}: answered ${outcome.status}, a status the API's error table has not, so taken for a front end's and never judged${after}`,
+    `${describeRequest(outcome.exchange)}: answered ${outcome.status}, a status absent from the API's error table, so taken for a front end's and never judged${after}`,
     outcome.exchange,
     { responseStarted: true },
   );
