@@ -100,6 +100,12 @@ describe('what the explorer explored', () => {
   }, 240_000);
 });
 
+/** A run of the keys' checks against the reference as `modify` changes it: each clause's share of the exploration. */
+async function exploredUnder(modify: Modification) {
+  const run = await runAgainstReference({ modify }, ['--only', 'KEY', '--seed', '5', '--property-runs', '25']);
+  return (clause: string) => run.report.clauses.find((c) => c.id === clause)!.checks.find((c) => c.key === 'explored-lifecycle')!;
+}
+
 describe('explorer findings of two clauses', () => {
   test('every sequence of the cover runs whatever an earlier one found: a deleted key still served (KEY-5) does not hide a key missing from the list (KEY-3)', async () => {
     // A key that deletes itself is answered 204 and stays live: the cover's second sequence (KEY-5).
@@ -109,15 +115,7 @@ describe('explorer findings of two clauses', () => {
         if (req.method === 'DELETE' && id !== undefined && req.apiKey?.id === decodeURIComponent(id)) await reply.code(204).send();
       });
     const faults = [selfDeletionIgnored, mutantNamed('key-list-by-creator').modify];
-    const run = await runAgainstReference({ modify: (reference) => faults.forEach((fault) => fault(reference)) }, [
-      '--only',
-      'KEY',
-      '--seed',
-      '5',
-      '--property-runs',
-      '25',
-    ]);
-    const explored = (clause: string) => run.report.clauses.find((c) => c.id === clause)!.checks.find((c) => c.key === 'explored-lifecycle')!;
+    const explored = await exploredUnder((reference) => faults.forEach((fault) => fault(reference)));
     // The second cover sequence uses a key right after it deleted itself; the third lists a key another key created.
     expect(explored('KEY-5').status).toBe('fail');
     expect(explored('KEY-3').status).toBe('fail');
@@ -127,15 +125,7 @@ describe('explorer findings of two clauses', () => {
 
 describe('a departure from a SHOULD in the explorer', () => {
   test('a deleted key kept in the list (KEY-6) warns once, and the MUSTs are still explored: the drawn sequences run and KEY-1, KEY-3 and KEY-5 are judged', async () => {
-    const run = await runAgainstReference({ modify: mutantNamed('deleted-key-still-listed').modify }, [
-      '--only',
-      'KEY',
-      '--seed',
-      '5',
-      '--property-runs',
-      '25',
-    ]);
-    const explored = (clause: string) => run.report.clauses.find((c) => c.id === clause)!.checks.find((c) => c.key === 'explored-lifecycle')!;
+    const explored = await exploredUnder(mutantNamed('deleted-key-still-listed').modify);
     expect(explored('KEY-6').status).toBe('warn');
     expect(explored('KEY-6').reason).toMatch(/is still in the key list, in the sequence /);
     for (const clause of ['KEY-1', 'KEY-3', 'KEY-5']) expect(explored(clause).status, clause).toBe('pass');
