@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { interimHead } from '../src/http/interim-continue.js';
 import { closeDispatcher, transport } from '../src/http/transport.js';
 import { getOf } from './support/held-thread.js';
+import { startForwardProxy } from './network/forward-proxy.js';
 
 // RFC 9110 §15.2: a client must parse 1xx responses it did not ask for. A server that sends an
 // unasked 100 (Continue) before its answer is answered as HTTP reads it (src/http/interim-continue.ts),
@@ -84,6 +85,30 @@ test('a POST answered with a 100 first is read, and the connection goes on servi
   }
   // One connection served them all (the one the tests before left idle, or one new).
   expect(connections - before).toBeLessThanOrEqual(1);
+});
+
+test('through HTTP_PROXY an unasked 100 relayed in the tunnel is skipped too, and the answer read whole', async () => {
+  const proxy = await startForwardProxy();
+  const before = { HTTP_PROXY: process.env['HTTP_PROXY'], NO_PROXY: process.env['NO_PROXY'] };
+  // The pools are made anew for the proxy, and again after it, as a run's process makes them.
+  await closeDispatcher();
+  process.env['HTTP_PROXY'] = proxy.url;
+  delete process.env['NO_PROXY'];
+  try {
+    for (const path of ['/one', '/split', '/many']) {
+      const res = await transport()({ ...getOf(baseUrl, path, 5000), method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual(JSON.parse(BODY));
+    }
+    expect(proxy.seen.length).toBeGreaterThan(0);
+  } finally {
+    await closeDispatcher();
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await proxy.close();
+  }
 });
 
 test('only a 100 head is skipped: 102 and 103 are left to the parser with the response still to begin, a final answer or a 101 is the parser’s, and a head still arriving is waited for', () => {

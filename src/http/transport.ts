@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import type { Dispatcher } from 'undici';
-import { Agent, buildConnector, EnvHttpProxyAgent, request as undiciRequest } from './undici.js';
+import type { Dispatcher, Pool as UndiciPool, buildConnector as UndiciConnector } from 'undici';
+import { Agent, buildConnector, Client, EnvHttpProxyAgent, Pool, request as undiciRequest } from './undici.js';
 import { skipInterimContinue } from './interim-continue.js';
 import type { Exchange, TransportFailureKind } from './exchange.js';
 import { fragileAtHttpLevel } from './front-end-fragile.js';
@@ -70,15 +70,26 @@ function takePools(): Dispatcher[] {
 }
 
 function makeDispatcher(connectMs: number, connections: number): Dispatcher {
-  const options = { connections, keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS };
+  const options = { connections, keepAliveTimeout: IDLE_CONNECTION_MS, keepAliveMaxTimeout: IDLE_CONNECTION_MS, connect: { timeout: connectMs } };
   const proxied = ['HTTPS_PROXY', 'HTTP_PROXY', 'https_proxy', 'http_proxy'].some((name) => process.env[name]);
-  // Through a proxy, undici's proxy agent makes the connections, and reads an unasked 100 as a reset.
-  if (proxied) return new EnvHttpProxyAgent({ ...options, connect: { timeout: connectMs } });
-  const connect = buildConnector({ timeout: connectMs });
-  return new Agent({
-    ...options,
-    connect: (opts, callback) => connect(opts, (error, socket) => (error ? callback(error, null) : callback(null, skipInterimContinue(socket!)))),
-  });
+  if (proxied) return new EnvHttpProxyAgent({ ...options, factory: originSkippingContinue });
+  return new Agent({ ...options, factory: originSkippingContinue });
+}
+
+/**
+ * An origin's connections, each skipping the unasked `100` heads that begin its responses
+ * (`src/http/interim-continue.ts`). The agents hand their origins' pools a connector: undici's own
+ * for a direct connection (built here from the connect options), and through a proxy the proxy
+ * agent's, which opens a CONNECT tunnel; either way the socket undici reads answers from is the one
+ * wrapped, so an origin's 100 relayed through the tunnel is skipped too. As undici's default
+ * factory: one connection is a client, more a pool.
+ */
+function originSkippingContinue(origin: string | URL, options: UndiciPool.Options): Dispatcher {
+  const given = options.connect;
+  const connect: UndiciConnector.connector = typeof given === 'function' ? given : buildConnector({ ...given });
+  const skipping: UndiciConnector.connector = (opts, callback) =>
+    connect(opts, (error, socket) => (error ? callback(error, null) : callback(null, skipInterimContinue(socket!))));
+  return options.connections === 1 ? new Client(origin, { ...options, connect: skipping }) : new Pool(origin, { ...options, connect: skipping });
 }
 
 /**

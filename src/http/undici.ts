@@ -12,6 +12,8 @@ const require = createRequire(import.meta.url);
 
 interface Parts {
   readonly Agent: typeof Undici.Agent;
+  readonly Client: typeof Undici.Client;
+  readonly Pool: typeof Undici.Pool;
   readonly EnvHttpProxyAgent: typeof Undici.EnvHttpProxyAgent;
   readonly request: typeof Undici.request;
   readonly buildConnector: typeof Undici.buildConnector;
@@ -38,6 +40,8 @@ function load(): Parts {
     }) as typeof Undici.request;
     return {
       Agent: require('undici/lib/dispatcher/agent.js') as typeof Undici.Agent,
+      Client: require('undici/lib/dispatcher/client.js') as typeof Undici.Client,
+      Pool: require('undici/lib/dispatcher/pool.js') as typeof Undici.Pool,
       EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent,
       request,
       buildConnector: require('undici/lib/core/connect.js') as typeof Undici.buildConnector,
@@ -45,8 +49,9 @@ function load(): Parts {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
     const undici = require('undici') as typeof Undici;
-    return { Agent: undici.Agent, EnvHttpProxyAgent: undici.EnvHttpProxyAgent, request: undici.request, buildConnector: undici.buildConnector };
+    const { Agent, Client, Pool, EnvHttpProxyAgent, request, buildConnector } = undici;
+    return { Agent, Client, Pool, EnvHttpProxyAgent, request, buildConnector };
   }
 }
 
-export const { Agent, EnvHttpProxyAgent, request, buildConnector } = load();
+export const { Agent, Client, Pool, EnvHttpProxyAgent, request, buildConnector } = load();
