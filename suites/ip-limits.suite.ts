@@ -173,12 +173,8 @@ check(
     const res = first429Of(t, burst, 'without Authorization', ceiling);
     const error = (res.json as { error?: { type?: unknown } } | undefined)?.error;
     t.ensure(error?.type === 'rate_limit_error', () => `the 429 without a key has type ${JSON.stringify(error?.type)}, not "rate_limit_error"`, res);
-    t.ensure(
-      /^\d+$/.test(res.headers['retry-after']?.trim() ?? ''),
-      () =>
-        `the 429 without a key carries ${res.headers['retry-after'] === undefined ? 'no Retry-After' : `Retry-After ${JSON.stringify(res.headers['retry-after'])}`}`,
-      res,
-    );
+    // Its presence is RATE-7's; its form (whole seconds) RATE-4's, which judges every 429 of the run.
+    t.ensure(res.headers['retry-after'] !== undefined, () => 'the 429 without a key carries no Retry-After', res);
     // Where the target may take the suite for its own front end (on loopback, on a private network),
     // a forwarding header it believes is a deployment's right reading, not a fault: not judged.
     if (named && (await trustedPeer(t.run.baseUrl)) === null)
