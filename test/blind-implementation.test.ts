@@ -13,7 +13,7 @@ import { failureEvidence } from './support/failure-evidence.js';
 // library; the latter written the way a Spring developer would), and on the stacks users build
 // APIs with, each with its defaults (test/support/blind.ts: FastAPI on uvicorn, Flask on gunicorn,
 // Express, PHP under Apache httpd with mod_php, Sinatra on Puma, Go's net/http, Django REST framework
-// on waitress). Under its own profile each is
+// on waitress, Mojolicious on its own daemon). Under its own profile each is
 // conformant, with no warning but those its README owns to; told nothing (the document-only
 // profile, every remote target's default), it is never non-conformant.
 
@@ -36,6 +36,7 @@ const OWNED_WARNINGS: Record<BlindName, readonly string[]> = {
   ruby: [],
   go: [],
   django: [],
+  perl: [],
 };
 
 /**
@@ -55,6 +56,7 @@ const CONVENTIONAL_KEY_PATH: Record<BlindName, boolean> = {
   ruby: true,
   go: true,
   django: true,
+  perl: true,
 };
 
 async function judged(name: BlindName, profileOf: (own: Profile) => Profile) {

@@ -72,6 +72,14 @@ export const BLIND = {
     profile: join(ROOT, 'variants/blind-django/profile.json'),
     needs: ['/usr/lib/python3/dist-packages/django', '/usr/lib/python3/dist-packages/rest_framework', '/usr/lib/python3/dist-packages/waitress'],
   },
+  // Mojolicious 9.31 on its own daemon (Mojo::Server::Daemon, one event loop), Debian's
+  // libmojolicious-perl, its defaults kept.
+  perl: {
+    command: '/usr/bin/perl',
+    server: join(ROOT, 'variants/blind-perl/server.pl'),
+    profile: join(ROOT, 'variants/blind-perl/profile.json'),
+    needs: ['/usr/bin/perl', '/usr/share/perl5/Mojolicious.pm'],
+  },
   enterprise: {
     command: process.execPath,
     server: join(ROOT, 'variants/blind-enterprise/server.mjs'),
